@@ -1,0 +1,52 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// MARK: - Shared settings (identical in every manifest; Scripts/check-settings compares them)
+let sharedSwiftSettings: [SwiftSetting] = [
+    // SE-0335: existential types are spelled `any P`.
+    .enableUpcomingFeature("ExistentialAny"),
+    // SE-0444: a member is visible only where its defining module is imported.
+    .enableUpcomingFeature("MemberImportVisibility"),
+    // SE-0409: imports are internal unless marked `public import`.
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+// MARK: - End of shared settings
+
+// Benchmarks are a nested package so that the benchmark framework and the comparison baselines (Swinject)
+// never enter the product graph. Run them with `Scripts/bench` from the repository root.
+let package = Package(
+    name: "Benchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        // The benchmark runner; MallocInterposer is the only trait that builds here.
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        // Baseline for LocatorKit comparisons only.
+        .package(url: "https://github.com/Swinject/Swinject", from: "2.10.0"),
+        .package(path: "../Packages/ModelKit"),
+        .package(path: "../Packages/LocatorKit"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "ModelKitBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "ModelKit", package: "ModelKit"),
+            ],
+            path: "Benchmarks/ModelKitBenchmarks",
+            swiftSettings: sharedSwiftSettings,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "LocatorKitBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "LocatorKit", package: "LocatorKit"),
+                .product(name: "Swinject", package: "Swinject"),
+            ],
+            path: "Benchmarks/LocatorKitBenchmarks",
+            swiftSettings: sharedSwiftSettings,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

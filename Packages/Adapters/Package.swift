@@ -1,0 +1,38 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// MARK: - Shared settings (identical in every manifest; Scripts/check-settings compares them)
+let sharedSwiftSettings: [SwiftSetting] = [
+    // SE-0335: existential types are spelled `any P`.
+    .enableUpcomingFeature("ExistentialAny"),
+    // SE-0444: a member is visible only where its defining module is imported.
+    .enableUpcomingFeature("MemberImportVisibility"),
+    // SE-0409: imports are internal unless marked `public import`.
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+// MARK: - End of shared settings
+
+let package = Package(
+    name: "Adapters",
+    platforms: [.macOS(.v15)],
+    products: [
+        // StoreKitLite as RequestKit's persistent cache store.
+        .library(name: "RequestStoreCache", targets: ["RequestStoreCache"])
+    ],
+    dependencies: [
+        .package(path: "../RequestKit"),
+        .package(path: "../StoreKitLite"),
+    ],
+    targets: [
+        .target(
+            name: "RequestStoreCache",
+            dependencies: [
+                .product(name: "RequestKit", package: "RequestKit"),
+                .product(name: "StoreKitLite", package: "StoreKitLite"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .testTarget(name: "AdaptersTests", dependencies: ["RequestStoreCache"], swiftSettings: sharedSwiftSettings),
+    ],
+    swiftLanguageModes: [.v6]
+)

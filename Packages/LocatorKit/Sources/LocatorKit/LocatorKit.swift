@@ -1,0 +1,2 @@
+// Placeholder replaced by the LocatorKit implementation.
+public enum LocatorKitPlaceholder {}

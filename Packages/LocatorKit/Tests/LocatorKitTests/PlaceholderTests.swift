@@ -1,0 +1,4 @@
+import LocatorKit
+import Testing
+
+@Test func placeholder() { #expect(Bool(true)) }

@@ -1,0 +1,2 @@
+// Placeholder replaced by the ModelKit implementation.
+public enum ModelKitPlaceholder {}

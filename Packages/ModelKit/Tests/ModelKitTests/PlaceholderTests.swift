@@ -1,0 +1,4 @@
+import ModelKit
+import Testing
+
+@Test func placeholder() { #expect(Bool(true)) }

@@ -1,0 +1,80 @@
+public import Foundation
+
+/// A named place a service lives: a base URL that relative request paths resolve against.
+///
+/// Requests name paths such as `"vehicles/42"`; the environment in force when the request is sent supplies the
+/// scheme, host, port and base path. Switching environments (production, staging, a local daemon) therefore
+/// never touches the code that builds requests.
+///
+/// ```swift
+/// let staging = try ServiceEnvironment(name: "staging", baseURL: "https://staging.example.com/api/")
+/// let url = try staging.url(for: "vehicles/42")   // https://staging.example.com/api/vehicles/42
+/// ```
+public struct ServiceEnvironment: Sendable, Hashable, CustomStringConvertible {
+    /// The environment's name, unique within an environment list (for example `"production"`).
+    public let name: String
+    /// The base URL. Always absolute, HTTP or HTTPS, and ending in `/` so relative paths append to it.
+    public let baseURL: URL
+
+    /// Creates an environment, normalising the base URL so that it ends in `/`.
+    ///
+    /// - Throws: ``RequestKitError/invalidEnvironment`` when the name is empty or the URL is not an absolute
+    ///   `http` or `https` URL with a host, or carries a query or fragment.
+    public init(name: String, baseURL: URL) throws(RequestKitError) {
+        guard !name.isEmpty else {
+            throw .invalidEnvironment(name: name, reason: "the name is empty")
+        }
+        guard let scheme = baseURL.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw .invalidEnvironment(name: name, reason: "the base URL must use http or https")
+        }
+        guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false),
+            let host = components.host, !host.isEmpty
+        else {
+            throw .invalidEnvironment(name: name, reason: "the base URL has no host")
+        }
+        guard components.query == nil, components.fragment == nil else {
+            throw .invalidEnvironment(name: name, reason: "the base URL must not carry a query or fragment")
+        }
+        if !components.path.hasSuffix("/") {
+            components.path += "/"
+        }
+        guard let normalised = components.url else {
+            throw .invalidEnvironment(name: name, reason: "the base URL cannot be normalised")
+        }
+        self.name = name
+        self.baseURL = normalised
+    }
+
+    /// Creates an environment from a base URL string.
+    ///
+    /// - Throws: ``RequestKitError/invalidEnvironment`` when the string is not a valid base URL.
+    public init(name: String, baseURL: String) throws(RequestKitError) {
+        guard let url = URL(string: baseURL) else {
+            throw .invalidEnvironment(name: name, reason: "the base URL does not parse")
+        }
+        try self.init(name: name, baseURL: url)
+    }
+
+    /// Resolves a request path against the base URL.
+    ///
+    /// A path without a leading `/` appends to the base path; a leading `/` is treated the same way, so
+    /// `"/vehicles"` and `"vehicles"` name the same resource under a base path such as `/api/`. Absolute URLs are
+    /// refused: a request that names another host must say so explicitly rather than through a path.
+    ///
+    /// - Throws: ``RequestKitError/invalidPath`` when the path is absolute or does not form a valid URL.
+    public func url(for path: String) throws(RequestKitError) -> URL {
+        if path.contains("://") {
+            throw .invalidPath(path, reason: "an absolute URL is not a path")
+        }
+        var relative = Substring(path)
+        while relative.first == "/" {
+            relative = relative.dropFirst()
+        }
+        guard let url = URL(string: String(relative), relativeTo: baseURL)?.absoluteURL else {
+            throw .invalidPath(path, reason: "it does not form a valid URL")
+        }
+        return url
+    }
+
+    public var description: String { "\(name) (\(baseURL.absoluteString))" }
+}

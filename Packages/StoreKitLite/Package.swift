@@ -1,0 +1,34 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// MARK: - Shared settings (identical in every manifest; Scripts/check-settings compares them)
+let sharedSwiftSettings: [SwiftSetting] = [
+    // SE-0335: existential types are spelled `any P`.
+    .enableUpcomingFeature("ExistentialAny"),
+    // SE-0444: a member is visible only where its defining module is imported.
+    .enableUpcomingFeature("MemberImportVisibility"),
+    // SE-0409: imports are internal unless marked `public import`.
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+// MARK: - End of shared settings
+
+let package = Package(
+    name: "StoreKitLite",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "StoreKitLite", targets: ["StoreKitLite"])
+    ],
+    dependencies: [
+        // Shared value types: typed IDs, coder settings.
+        .package(path: "../ModelKit")
+    ],
+    targets: [
+        .target(
+            name: "StoreKitLite",
+            dependencies: [.product(name: "ModelKit", package: "ModelKit")],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .testTarget(name: "StoreKitLiteTests", dependencies: ["StoreKitLite"], swiftSettings: sharedSwiftSettings),
+    ],
+    swiftLanguageModes: [.v6]
+)
