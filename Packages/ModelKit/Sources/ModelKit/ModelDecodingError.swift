@@ -1,0 +1,159 @@
+import Foundation
+
+/// A decoding failure that says where and what, such as
+/// `vehicles[3].modelYear: expected Int, found string "abc"`.
+///
+/// ``ModelCoding/decode(_:from:)`` throws it in place of Foundation's `DecodingError`. It carries the
+/// ``path`` rendered as people write it, what was ``expected`` and what was ``found`` (a short, bounded
+/// description of the JSON value at that path), and for malformed JSON the parser's ``jsonError`` with line and
+/// column. Compare ``kind`` with the static members of ``Kind``.
+public struct ModelDecodingError: Error, Sendable, CustomStringConvertible {
+    /// A kind of decoding failure; new kinds may be added.
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        private enum Code: String, Sendable {
+            case typeMismatch = "type mismatch"
+            case missingKey = "missing key"
+            case nullValue = "null value"
+            case invalidData = "invalid data"
+            case malformedJSON = "malformed JSON"
+        }
+
+        private let code: Code
+
+        private init(_ code: Code) {
+            self.code = code
+        }
+
+        /// The value has the wrong JSON type, such as a string where a number belongs.
+        public static let typeMismatch = Kind(.typeMismatch)
+        /// A required key (or array element) is absent.
+        public static let missingKey = Kind(.missingKey)
+        /// The value is `null` where a non-optional value is required.
+        public static let nullValue = Kind(.nullValue)
+        /// The value has the right JSON type but is not acceptable, such as a corrupt date or UUID.
+        public static let invalidData = Kind(.invalidData)
+        /// The input is not JSON at all; ``ModelDecodingError/jsonError`` says where.
+        public static let malformedJSON = Kind(.malformedJSON)
+
+        /// A short phrase naming the kind.
+        public var description: String { code.rawValue }
+    }
+
+    /// What went wrong.
+    public let kind: Kind
+    /// Where it went wrong, such as `vehicles[3].modelYear`; empty for the top-level value.
+    public let path: String
+    /// What the model required there, such as `Int` or `an ISO 8601 date …`; `nil` when not known.
+    public let expected: String?
+    /// A bounded description of the JSON value found there, such as `string "abc"`; `nil` when not known.
+    public let found: String?
+    /// For ``Kind/malformedJSON``, the parser's error with position and expectation.
+    public let jsonError: JSONParseError?
+
+    /// The path, then what was expected and found, in one bounded line.
+    public var description: String {
+        let prefix = path.isEmpty ? "" : "\(path): "
+        switch kind {
+        case .malformedJSON:
+            return "malformed JSON at \(jsonError.map(String.init(describing:)) ?? "an unknown position")"
+        case .missingKey:
+            return prefix + "missing required \(expected ?? "key")"
+        default:
+            var text = prefix + (expected.map { $0.hasPrefix("expected") ? $0 : "expected \($0)" } ?? "invalid value")
+            if let found {
+                text += ", found \(found)"
+            }
+            return text
+        }
+    }
+
+    private init(kind: Kind, path: String, expected: String?, found: String?, jsonError: JSONParseError? = nil) {
+        self.kind = kind
+        self.path = path
+        self.expected = expected
+        self.found = found
+        self.jsonError = jsonError
+    }
+
+    /// Wraps a parse error of the input.
+    init(malformedJSON error: JSONParseError) {
+        self.init(kind: .malformedJSON, path: "", expected: error.expected, found: error.found, jsonError: error)
+    }
+
+    /// Maps Foundation's error, looking up the found value in a parse of `input` (failure path only).
+    init(_ error: DecodingError, input: Data) {
+        let document: JSONValue?
+        do {
+            document = try JSONValue(parsing: input)
+        } catch {
+            self.init(malformedJSON: error)
+            return
+        }
+        func found(at components: [FieldPath.Component]) -> JSONValue? {
+            document.flatMap { FieldPath.lookUp(components, in: $0) }
+        }
+        switch error {
+        case .typeMismatch(let type, let context):
+            let components = FieldPath.components(of: context.codingPath)
+            let value = found(at: components)
+            self.init(
+                kind: value?.isNull == true ? .nullValue : .typeMismatch,
+                path: FieldPath.render(components),
+                expected: Self.typeName(type),
+                found: value.map(FieldPath.describe)
+            )
+        case .valueNotFound(let type, let context):
+            let components = FieldPath.components(of: context.codingPath)
+            let value = found(at: components)
+            if let value {
+                self.init(
+                    kind: value.isNull ? .nullValue : .typeMismatch,
+                    path: FieldPath.render(components),
+                    expected: Self.typeName(type),
+                    found: FieldPath.describe(value)
+                )
+            } else {
+                // An unkeyed container ran out of elements.
+                self.init(kind: .missingKey, path: FieldPath.render(components), expected: "element", found: nil)
+            }
+        case .keyNotFound(let key, let context):
+            let components = FieldPath.components(of: context.codingPath + [key])
+            self.init(kind: .missingKey, path: FieldPath.render(components), expected: "key", found: nil)
+        case .dataCorrupted(let context):
+            let components = FieldPath.components(of: context.codingPath)
+            let value = found(at: components)
+            self.init(
+                kind: .invalidData,
+                path: FieldPath.render(components),
+                expected: Self.expectation(from: context.debugDescription),
+                found: value.map(FieldPath.describe)
+            )
+        @unknown default:
+            self.init(
+                kind: .invalidData,
+                path: "",
+                expected: nil,
+                found: ModelKitText.truncated(String(describing: error), limit: 120)
+            )
+        }
+    }
+
+    /// A readable name for the type Foundation reports: `Int`, `String`, `array`, `object`.
+    private static func typeName(_ type: Any.Type) -> String {
+        let name = String(describing: type)
+        if name.hasPrefix("Array<") || name.hasPrefix("[") { return "array" }
+        if name.hasPrefix("Dictionary<") || name.hasPrefix("[String") { return "object" }
+        if name.hasPrefix("Optional<"), name.hasSuffix(">") {
+            return String(name.dropFirst("Optional<".count).dropLast())
+        }
+        return name
+    }
+
+    /// The decoder's own message when it states an expectation, otherwise a bounded quote of it.
+    private static func expectation(from debugDescription: String) -> String {
+        if debugDescription.hasPrefix("expected") {
+            return ModelKitText.truncated(debugDescription, limit: 120)
+        }
+        return "a valid value (\(ModelKitText.truncated(debugDescription, limit: 80)))"
+    }
+}

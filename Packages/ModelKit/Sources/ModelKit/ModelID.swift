@@ -1,0 +1,65 @@
+public import Foundation
+
+/// A typed, time-ordered identifier for values of `Owner`.
+///
+/// `ModelID<Vehicle>` and `ModelID<Driver>` are different types, so one cannot be passed where the other is
+/// expected, yet both are a plain UUID underneath: they encode as a lowercase UUID string
+/// (`"0190f5c2-7a4b-7c3d-9e1f-2a3b4c5d6e7f"`) and parse from one.
+///
+/// ``init()`` generates a version 7 UUID (RFC 9562): a 48-bit Unix timestamp in milliseconds, the version and
+/// variant bits, and 74 random bits. Within one process, generated identifiers strictly increase, even within
+/// one millisecond and even if the wall clock steps back, so new identifiers sort by creation time both as
+/// values (``ModelID`` is `Comparable`) and as their lowercase strings.
+///
+/// ```swift
+/// let first = ModelID<Vehicle>()
+/// let second = ModelID<Vehicle>()
+/// first < second                     // true
+/// try ModelID<Vehicle>(parsing: first.uuidString) == first  // true
+/// ```
+public struct ModelID<Owner>: Sendable, Hashable {
+    /// The UUID underneath.
+    public let uuid: UUID
+
+    /// Generates a new time-ordered identifier (UUID version 7), greater than every identifier this process has
+    /// generated before.
+    public init() {
+        uuid = UUIDv7Generator.shared.next()
+    }
+
+    /// Wraps an existing UUID of any version.
+    public init(uuid: UUID) {
+        self.uuid = uuid
+    }
+
+    /// Parses a UUID string in the canonical 8-4-4-4-12 form, in upper or lower case.
+    ///
+    /// - Throws: ``ModelIDError`` when the text is not a UUID.
+    public init(parsing text: String) throws(ModelIDError) {
+        guard text.utf8.count == 36, let uuid = UUID(uuidString: text) else {
+            throw ModelIDError(.invalidUUID, text: text)
+        }
+        self.uuid = uuid
+    }
+
+    /// The lowercase canonical string form, such as `0190f5c2-7a4b-7c3d-9e1f-2a3b4c5d6e7f`.
+    public var uuidString: String {
+        uuid.uuidString.lowercased()
+    }
+
+    /// The identifier with the same UUID, typed for another owner, for example to carry the identifier of a
+    /// canonical model into a versioned representation.
+    public func retyped<Other>(as _: Other.Type = Other.self) -> ModelID<Other> {
+        ModelID<Other>(uuid: uuid)
+    }
+
+    /// The creation time embedded in a version 7 identifier, to the millisecond; `nil` for other UUID versions.
+    public var timestamp: Date? {
+        let bytes = uuid.uuid
+        guard bytes.6 >> 4 == 7 else { return nil }
+        let milliseconds =
+            UInt64(bytes.0) << 40 | UInt64(bytes.1) << 32 | UInt64(bytes.2) << 24
+            | UInt64(bytes.3) << 16 | UInt64(bytes.4) << 8 | UInt64(bytes.5)
+        return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+}

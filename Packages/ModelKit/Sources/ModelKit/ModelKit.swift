@@ -1,2 +1,0 @@
-// Placeholder replaced by the ModelKit implementation.
-public enum ModelKitPlaceholder {}

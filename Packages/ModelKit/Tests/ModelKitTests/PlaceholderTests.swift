@@ -1,4 +1,0 @@
-import ModelKit
-import Testing
-
-@Test func placeholder() { #expect(Bool(true)) }
