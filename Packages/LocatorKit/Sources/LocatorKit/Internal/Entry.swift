@@ -1,0 +1,64 @@
+import Synchronization
+
+/// A registration, type-erased so the table can hold every kind; ``Registration`` and ``ParamsRegistration`` are
+/// the typed subclasses.
+class Entry: @unchecked Sendable {
+    // @unchecked Sendable: immutable except `creatingChain` (guarded by `Coordinator.lock`) and the atomic flag.
+    let key: RegistrationKey
+    let serviceID: ObjectIdentifier
+    let keyDescription: KeyDescription
+    let lifetime: Lifetime
+    let sequence: Int
+    let isParameterised: Bool
+    let isAsync: Bool
+    /// Set (releasing) once a shared instance is stored and never changes again; readers load it (acquiring) to
+    /// skip every lock.
+    let isPublished = Atomic<Bool>(false)
+    /// The chain creating the instance right now; guarded by `Coordinator.lock`.
+    var creatingChain: ResolutionChain?
+
+    init(
+        key: RegistrationKey,
+        serviceType: any Any.Type,
+        lifetime: Lifetime,
+        sequence: Int,
+        isParameterised: Bool,
+        isAsync: Bool
+    ) {
+        self.key = key
+        self.serviceID = ObjectIdentifier(serviceType)
+        self.keyDescription = KeyDescription(serviceType: serviceType, name: key.name, isTypedKey: key.isTypedKey)
+        self.lifetime = lifetime
+        self.sequence = sequence
+        self.isParameterised = isParameterised
+        self.isAsync = isAsync
+    }
+
+    var serviceType: any Any.Type { keyDescription.serviceType }
+
+    /// Resolves synchronously and returns the service as an existential.
+    func resolveAny(requester: Locator, owner: Locator, node: ResolutionNode?) throws(LocatorError) -> any Sendable {
+        throw .with(.typeMismatch, keyDescription, note: "unsupported registration")
+    }
+
+    /// Resolves, awaiting asynchronous factories, and returns the service as an existential.
+    func resolveAnyAsync(
+        requester: Locator,
+        owner: Locator,
+        node: ResolutionNode?
+    ) async throws(LocatorError) -> any Sendable {
+        throw .with(.typeMismatch, keyDescription, note: "unsupported registration")
+    }
+
+    /// A copy for a cloned locator: same factory, sharing an instance that already exists.
+    func copy(sequence: Int) -> Entry { self }
+
+    /// Whether the registration can be resolved without parameters.
+    var acceptsNoParams: Bool { true }
+
+    /// Drops the instance of a scoped registration.
+    func resetScope(_ name: String) {}
+
+    /// `created`, `not created`, `failed`, … for `dump()`.
+    var stateDescription: String { "" }
+}

@@ -1,0 +1,128 @@
+/// A parameterised registration of `Service`, with the parameter type erased.
+class ParamsProvidingEntry<Service: Sendable>: Entry, @unchecked Sendable {
+    // @unchecked Sendable: no stored state of its own.
+    func resolve(anyParams: Any, requester: Locator, node: ResolutionNode?) throws(LocatorError) -> Service {
+        throw .with(.wrongParams, keyDescription, note: "unsupported registration")
+    }
+
+    func resolveAsync(anyParams: Any, requester: Locator, node: ResolutionNode?) async throws(LocatorError) -> Service {
+        throw .with(.wrongParams, keyDescription, note: "unsupported registration")
+    }
+}
+
+/// A registration whose factory takes a parameter of type `Params`; a new instance on every resolve.
+final class ParamsRegistration<Service: Sendable, Params: Sendable>: ParamsProvidingEntry<Service>, @unchecked Sendable {
+    // @unchecked Sendable: every stored property is immutable and Sendable.
+    enum Factory: Sendable {
+        case sync(@Sendable (Resolver, Params) throws -> Service)
+        case async(@Sendable (Resolver, Params) async throws -> Service)
+    }
+
+    let factory: Factory
+
+    init(key: RegistrationKey, sequence: Int, factory: Factory) {
+        self.factory = factory
+        var isAsync = false
+        if case .async = factory { isAsync = true }
+        super.init(
+            key: key,
+            serviceType: Service.self,
+            lifetime: .transient,
+            sequence: sequence,
+            isParameterised: true,
+            isAsync: isAsync
+        )
+    }
+
+    override func resolve(anyParams: Any, requester: Locator, node: ResolutionNode?) throws(LocatorError) -> Service {
+        try resolve(params: try params(anyParams), requester: requester, node: node)
+    }
+
+    override func resolveAsync(
+        anyParams: Any,
+        requester: Locator,
+        node: ResolutionNode?
+    ) async throws(LocatorError) -> Service {
+        try await resolveAsync(params: try params(anyParams), requester: requester, node: node)
+    }
+
+    private func params(_ given: Any) throws(LocatorError) -> Params {
+        guard let params = given as? Params else {
+            throw .with(.wrongParams, keyDescription, note: "expects \(Params.self), got \(type(of: given))")
+        }
+        return params
+    }
+
+    func defaultParams() throws(LocatorError) -> Params {
+        guard let params = nilParams(Params.self) else {
+            throw .with(.wrongParams, keyDescription, note: "expects parameters of type \(Params.self)")
+        }
+        return params
+    }
+
+    func resolve(
+        params: Params,
+        requester: Locator,
+        node: ResolutionNode?
+    ) throws(LocatorError) -> Service {
+        guard case .sync(let make) = factory else {
+            throw .with(.asyncRequired, keyDescription, note: "its factory is async")
+        }
+        let parent = node ?? ThreadContext.current
+        if let parent, parent.contains(self) {
+            throw .cycle(parent.path + [self])
+        }
+        let created = ResolutionNode(entry: self, parent: parent, chain: parent?.chain ?? ResolutionChain())
+        do {
+            return try ThreadContext.with(created) { try make(Resolver(locator: requester, node: created), params) }
+        } catch let error as LocatorError where error.carriesPath {
+            throw error
+        } catch {
+            throw .factoryFailed(created.path, underlying: error)
+        }
+    }
+
+    func resolveAsync(
+        params: Params,
+        requester: Locator,
+        node: ResolutionNode?
+    ) async throws(LocatorError) -> Service {
+        guard case .async(let make) = factory else {
+            return try resolve(params: params, requester: requester, node: node)
+        }
+        let parent = node ?? ResolutionNode.currentTask
+        if let parent, parent.contains(self) {
+            throw .cycle(parent.path + [self])
+        }
+        let created = ResolutionNode(entry: self, parent: parent, chain: ResolutionChain(graphHome: parent?.chain))
+        do {
+            return try await ResolutionNode.$currentTask.withValue(created) {
+                try await make(Resolver(locator: requester, node: created), params)
+            }
+        } catch let error as LocatorError where error.carriesPath {
+            throw error
+        } catch {
+            throw .factoryFailed(created.path, underlying: error)
+        }
+    }
+
+    override func resolveAny(requester: Locator, owner: Locator, node: ResolutionNode?) throws(LocatorError)
+        -> any Sendable
+    {
+        try resolve(params: try defaultParams(), requester: requester, node: node)
+    }
+
+    override func resolveAnyAsync(
+        requester: Locator,
+        owner: Locator,
+        node: ResolutionNode?
+    ) async throws(LocatorError) -> any Sendable {
+        try await resolveAsync(params: try defaultParams(), requester: requester, node: node)
+    }
+
+    override var acceptsNoParams: Bool { nilParams(Params.self) != nil }
+
+    override func copy(sequence: Int) -> Entry {
+        ParamsRegistration(key: key, sequence: sequence, factory: factory)
+    }
+}

@@ -1,0 +1,479 @@
+import Synchronization
+
+/// A registration of `Service` without parameters, with its factory and (for shared lifetimes) its instance.
+final class Registration<Service: Sendable>: Entry, @unchecked Sendable {
+    // @unchecked Sendable: `state`, `generation` and `lastFailure` are guarded by `Coordinator.lock`; `published`
+    // is written once, under that lock, before `isPublished` is stored with release ordering, and only read after
+    // an acquiring load of `isPublished` returned true, so readers never see it change.
+    enum Factory: Sendable {
+        case none
+        case sync(@Sendable (Resolver) throws -> Service)
+        case async(@Sendable (Resolver) async throws -> Service)
+    }
+
+    enum State {
+        case idle
+        case creating(generation: Int, task: Task<Service, any Error>?)
+        case value(Service)
+        case weak(WeakBox)
+        case failed(LocatorError)
+    }
+
+    let factory: Factory
+    private var state: State
+    private var generation = 0
+    private var lastFailure: (generation: Int, error: LocatorError)?
+    private var published: Service?
+
+    init(key: RegistrationKey, lifetime: Lifetime, sequence: Int, factory: Factory) {
+        self.factory = factory
+        self.state = .idle
+        var isAsync = false
+        if case .async = factory { isAsync = true }
+        super.init(
+            key: key,
+            serviceType: Service.self,
+            lifetime: lifetime,
+            sequence: sequence,
+            isParameterised: false,
+            isAsync: isAsync
+        )
+    }
+
+    /// A registration of an existing instance, held strongly.
+    convenience init(key: RegistrationKey, sequence: Int, instance: Service) {
+        self.init(key: key, lifetime: Lifetime(.instance), sequence: sequence, factory: .none)
+        publish(instance)
+    }
+
+    /// A registration of an existing instance, held weakly.
+    convenience init(key: RegistrationKey, sequence: Int, weakInstance: AnyObject) {
+        self.init(key: key, lifetime: Lifetime(.weakInstance), sequence: sequence, factory: .none)
+        state = .weak(WeakBox(weakInstance))
+    }
+
+    private func publish(_ instance: Service) {
+        published = instance
+        state = .value(instance)
+        isPublished.store(true, ordering: .releasing)
+    }
+
+    // MARK: - Synchronous resolution
+
+    @inline(__always)
+    func resolve(requester: Locator, owner: Locator, node: ResolutionNode?) throws(LocatorError) -> Service {
+        if isPublished.load(ordering: .acquiring), let published {
+            return published
+        }
+        return try resolveSlow(requester: requester, owner: owner, node: node)
+    }
+
+    private func resolveSlow(requester: Locator, owner: Locator, node: ResolutionNode?) throws(LocatorError) -> Service {
+        let node = node ?? ThreadContext.current
+        switch lifetime.kind {
+        case .transient:
+            guard case .sync(let make) = factory else { throw asyncRequired() }
+            return try create(make, locator: requester, parent: node, chain: node?.chain ?? ResolutionChain())
+        case .graph:
+            guard case .sync(let make) = factory else { throw asyncRequired() }
+            let chain = node?.chain ?? ResolutionChain()
+            if let existing = Coordinator.lock.withLock({ chain.graphInstance(for: self) }) {
+                return try cast(existing)
+            }
+            let instance = try create(make, locator: requester, parent: node, chain: chain)
+            Coordinator.lock.withLock { chain.setGraphInstance(instance, for: self) }
+            return instance
+        default:
+            return try resolveShared(owner: owner, node: node)
+        }
+    }
+
+    private func cast(_ value: Any) throws(LocatorError) -> Service {
+        guard let typed = value as? Service else {
+            throw .with(.typeMismatch, keyDescription, note: "holds \(type(of: value))")
+        }
+        return typed
+    }
+
+    private func asyncRequired() -> LocatorError {
+        .with(.asyncRequired, keyDescription, note: "its factory is async and it has not been created yet")
+    }
+
+    /// Runs the synchronous factory on a new node of the path, detecting a cycle first.
+    private func create(
+        _ make: @Sendable (Resolver) throws -> Service,
+        locator: Locator,
+        parent: ResolutionNode?,
+        chain: ResolutionChain
+    ) throws(LocatorError) -> Service {
+        if let parent, parent.contains(self) {
+            throw .cycle(parent.path + [self])
+        }
+        let node = ResolutionNode(entry: self, parent: parent, chain: chain)
+        do {
+            return try ThreadContext.with(node) { try make(Resolver(locator: locator, node: node)) }
+        } catch let error as LocatorError where error.carriesPath {
+            throw error
+        } catch {
+            throw .factoryFailed(node.path, underlying: error)
+        }
+    }
+
+    /// The shared lifetimes (`eager`, `lazy`, `weak`, `scoped`, instances): single-flight creation with waiting,
+    /// cycle detection across threads, and no lock held while the factory runs.
+    private func resolveShared(owner: Locator, node: ResolutionNode?) throws(LocatorError) -> Service {
+        let lock = Coordinator.lock
+        var chain = node?.chain
+        var waitedGeneration: Int?
+        lock.lock()
+        while true {
+            switch state {
+            case .value(let instance):
+                lock.unlock()
+                return instance
+            case .failed(let error):
+                lock.unlock()
+                throw error
+            case .weak(let box):
+                if let object = box.object {
+                    lock.unlock()
+                    return try cast(object)
+                }
+                guard case .sync = factory else {
+                    lock.unlock()
+                    if case .none = factory {
+                        throw .with(.released, keyDescription, note: "the weakly registered instance was released")
+                    }
+                    throw asyncRequired()
+                }
+                state = .idle
+            case .idle:
+                if let waitedGeneration, let lastFailure, lastFailure.generation == waitedGeneration {
+                    lock.unlock()
+                    throw lastFailure.error
+                }
+                guard case .sync(let make) = factory else {
+                    lock.unlock()
+                    throw asyncRequired()
+                }
+                generation += 1
+                let creation = generation
+                let creator = chain ?? ResolutionChain()
+                state = .creating(generation: creation, task: nil)
+                creatingChain = creator
+                lock.unlock()
+                let result: Result<Service, LocatorError>
+                do {
+                    result = .success(try create(make, locator: owner, parent: node, chain: creator))
+                } catch {
+                    result = .failure(error)
+                }
+                return try complete(generation: creation, result).get()
+            case .creating(let creation, let task):
+                guard task == nil, let creator = creatingChain else {
+                    lock.unlock()
+                    throw asyncRequired()
+                }
+                let waiter: ResolutionChain
+                if let chain {
+                    waiter = chain
+                } else {
+                    waiter = ResolutionChain()
+                    chain = waiter
+                }
+                if creator === waiter || node?.contains(self) == true {
+                    lock.unlock()
+                    throw .cycle(node.path + [self])
+                }
+                if let cycle = Coordinator.cycle(waiter: waiter, waiterNode: node, entry: self, owner: creator) {
+                    lock.unlock()
+                    throw .cycle(cycle)
+                }
+                waiter.waitingFor = self
+                waiter.waitingNode = node
+                waitedGeneration = creation
+                while case .creating(let current, _) = state, current == creation {
+                    lock.wait()
+                }
+                waiter.waitingFor = nil
+                waiter.waitingNode = nil
+            }
+        }
+    }
+
+    /// Stores the outcome of creation `generation` and wakes waiters.
+    private func complete(generation: Int, _ result: Result<Service, LocatorError>) -> Result<Service, LocatorError> {
+        let lock = Coordinator.lock
+        lock.lock()
+        defer {
+            lock.broadcast()
+            lock.unlock()
+        }
+        creatingChain = nil
+        switch result {
+        case .success(let instance):
+            switch lifetime.kind {
+            case .weak:
+                guard isClassInstance(instance) else {
+                    let error = LocatorError.with(
+                        .typeMismatch,
+                        keyDescription,
+                        note: "the weak lifetime needs a class instance, got \(type(of: instance))"
+                    )
+                    state = .idle
+                    lastFailure = (generation, error)
+                    return .failure(error)
+                }
+                state = .weak(WeakBox(instance as AnyObject))
+            case .scoped:
+                state = .value(instance)
+            default:
+                publish(instance)
+            }
+            return result
+        case .failure(let error):
+            if lifetime.kind == .eager {
+                state = .failed(error)
+            } else {
+                state = .idle
+                lastFailure = (generation, error)
+            }
+            return result
+        }
+    }
+
+    /// Runs the eager factory at registration; the outcome is kept.
+    func createEagerly(owner: Locator) {
+        switch factory {
+        case .sync:
+            _ = try? resolveShared(owner: owner, node: nil)
+        case .async(let make):
+            Coordinator.lock.withLock {
+                _ = startAsyncCreation(make, owner: owner, node: nil)
+            }
+        case .none:
+            break
+        }
+    }
+
+    // MARK: - Asynchronous resolution
+
+    func resolveAsync(requester: Locator, owner: Locator, node: ResolutionNode?) async throws(LocatorError) -> Service {
+        if isPublished.load(ordering: .acquiring), let published {
+            return published
+        }
+        let node = node ?? ResolutionNode.currentTask
+        guard case .async(let make) = factory else {
+            return try resolveSlow(requester: requester, owner: owner, node: node)
+        }
+        switch lifetime.kind {
+        case .transient:
+            return try await createAsync(make, locator: requester, parent: node)
+        case .graph:
+            let chain = node?.chain ?? ResolutionChain()
+            if let existing = Coordinator.lock.withLock({ chain.graphInstance(for: self) }) {
+                return try cast(existing)
+            }
+            let instance = try await createAsync(make, locator: requester, parent: node, graphHome: chain)
+            Coordinator.lock.withLock { chain.setGraphInstance(instance, for: self) }
+            return instance
+        default:
+            return try await resolveSharedAsync(make, owner: owner, node: node)
+        }
+    }
+
+    private func createAsync(
+        _ make: @Sendable (Resolver) async throws -> Service,
+        locator: Locator,
+        parent: ResolutionNode?,
+        graphHome: ResolutionChain? = nil
+    ) async throws(LocatorError) -> Service {
+        if let parent, parent.contains(self) {
+            throw .cycle(parent.path + [self])
+        }
+        let chain = ResolutionChain(graphHome: graphHome ?? parent?.chain)
+        let node = ResolutionNode(entry: self, parent: parent, chain: chain)
+        do {
+            return try await ResolutionNode.$currentTask.withValue(node) {
+                try await make(Resolver(locator: locator, node: node))
+            }
+        } catch let error as LocatorError where error.carriesPath {
+            throw error
+        } catch {
+            throw .factoryFailed(node.path, underlying: error)
+        }
+    }
+
+    /// Starts the single-flight creation task; call with `Coordinator.lock` held and the state idle.
+    private func startAsyncCreation(
+        _ make: @escaping @Sendable (Resolver) async throws -> Service,
+        owner: Locator,
+        node: ResolutionNode?
+    ) -> Task<Service, any Error> {
+        generation += 1
+        let creation = generation
+        let creator = ResolutionChain(graphHome: node?.chain)
+        creatingChain = creator
+        let task = Task<Service, any Error> {
+            let result: Result<Service, LocatorError>
+            do throws(LocatorError) {
+                result = .success(try await self.runCreation(make, owner: owner, node: node, chain: creator))
+            } catch {
+                result = .failure(error)
+            }
+            return try self.complete(generation: creation, result).get()
+        }
+        state = .creating(generation: creation, task: task)
+        return task
+    }
+
+    private func runCreation(
+        _ make: @Sendable (Resolver) async throws -> Service,
+        owner: Locator,
+        node: ResolutionNode?,
+        chain: ResolutionChain
+    ) async throws(LocatorError) -> Service {
+        let created = ResolutionNode(entry: self, parent: node, chain: chain)
+        do {
+            return try await ResolutionNode.$currentTask.withValue(created) {
+                try await make(Resolver(locator: owner, node: created))
+            }
+        } catch let error as LocatorError where error.carriesPath {
+            throw error
+        } catch {
+            throw .factoryFailed(created.path, underlying: error)
+        }
+    }
+
+    private func resolveSharedAsync(
+        _ make: @escaping @Sendable (Resolver) async throws -> Service,
+        owner: Locator,
+        node: ResolutionNode?
+    ) async throws(LocatorError) -> Service {
+        let lock = Coordinator.lock
+        var waitedGeneration: Int?
+        lock.lock()
+        while true {
+            switch state {
+            case .value(let instance):
+                lock.unlock()
+                return instance
+            case .failed(let error):
+                lock.unlock()
+                throw error
+            case .weak(let box):
+                if let object = box.object {
+                    lock.unlock()
+                    return try cast(object)
+                }
+                state = .idle
+            case .idle:
+                if let waitedGeneration, let lastFailure, lastFailure.generation == waitedGeneration {
+                    lock.unlock()
+                    throw lastFailure.error
+                }
+                if let node, node.contains(self) {
+                    lock.unlock()
+                    throw .cycle(node.path + [self])
+                }
+                _ = startAsyncCreation(make, owner: owner, node: node)
+            case .creating(let creation, let task):
+                guard let task, let creator = creatingChain else {
+                    lock.unlock()
+                    return try resolveShared(owner: owner, node: node)
+                }
+                if node?.contains(self) == true {
+                    lock.unlock()
+                    throw .cycle(node.path + [self])
+                }
+                let waiter = node?.chain ?? ResolutionChain()
+                if let cycle = Coordinator.cycle(waiter: waiter, waiterNode: node, entry: self, owner: creator) {
+                    lock.unlock()
+                    throw .cycle(cycle)
+                }
+                waiter.waitingFor = self
+                waiter.waitingNode = node
+                waitedGeneration = creation
+                lock.unlock()
+                let result = await task.result
+                lock.lock()
+                if waiter.waitingFor === self {
+                    waiter.waitingFor = nil
+                    waiter.waitingNode = nil
+                }
+                lock.unlock()
+                switch result {
+                case .success(let instance):
+                    return instance
+                case .failure(let error as LocatorError):
+                    throw error
+                case .failure(let error):
+                    throw .factoryFailed(node.path + [self], underlying: error)
+                }
+            }
+        }
+    }
+
+    // MARK: - Type-erased operations
+
+    override func resolveAny(requester: Locator, owner: Locator, node: ResolutionNode?) throws(LocatorError)
+        -> any Sendable
+    {
+        try resolve(requester: requester, owner: owner, node: node)
+    }
+
+    override func resolveAnyAsync(
+        requester: Locator,
+        owner: Locator,
+        node: ResolutionNode?
+    ) async throws(LocatorError) -> any Sendable {
+        try await resolveAsync(requester: requester, owner: owner, node: node)
+    }
+
+    override func copy(sequence: Int) -> Entry {
+        let copy = Registration(key: key, lifetime: lifetime, sequence: sequence, factory: factory)
+        Coordinator.lock.withLock {
+            switch state {
+            case .value(let instance):
+                if case .scoped = lifetime.kind {
+                    copy.state = .value(instance)
+                } else {
+                    copy.publish(instance)
+                }
+            case .weak(let box):
+                copy.state = .weak(box)
+            case .failed(let error):
+                copy.state = .failed(error)
+            case .idle, .creating:
+                break
+            }
+        }
+        return copy
+    }
+
+    override func resetScope(_ name: String) {
+        guard case .scoped(let scope) = lifetime.kind, scope == name else { return }
+        Coordinator.lock.withLock {
+            if case .value = state {
+                state = .idle
+            }
+        }
+    }
+
+    override var stateDescription: String {
+        Coordinator.lock.withLock {
+            switch state {
+            case .idle:
+                lifetime.isShared ? "not created" : ""
+            case .creating:
+                "creating"
+            case .value:
+                "created"
+            case .weak(let box):
+                box.object == nil ? "released" : "alive"
+            case .failed:
+                "failed"
+            }
+        }
+    }
+}

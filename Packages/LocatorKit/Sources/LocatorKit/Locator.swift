@@ -1,0 +1,191 @@
+import Synchronization
+
+/// A service locator: register services by type, name or typed key, then resolve them from anywhere.
+///
+/// A locator is `Sendable`: register, resolve, freeze and clone from any thread or task. Resolving an instance
+/// that already exists takes one short lock (none once the locator is ``freeze(denyClone:)``-n) and no lock is
+/// ever held while a factory runs.
+///
+/// ```swift
+/// let locator = Locator()
+/// try locator.register(Clock.self) { _ in SystemClock() }
+/// try locator.register(Greeter.self, lifetime: .transient) { r in Greeter(clock: try r.resolve()) }
+/// let greeter: Greeter = try locator.resolve()
+/// ```
+///
+/// A child made with ``child(name:)`` resolves from itself, then its ancestors; see <doc:Hierarchy>.
+public final class Locator: Sendable, CustomStringConvertible {
+    /// The locator this one falls back to, if any.
+    public let parent: Locator?
+    /// A name for diagnostics (`dump()`, `description`).
+    public let name: String?
+
+    private let lock = PThreadLock()
+    private let frozen = Atomic<Bool>(false)
+    // nonisolated(unsafe): `entries`, `cloneDenied` and `nextSequence` are only mutated while holding `lock`, and
+    // never after `frozen` is set (release); lock-free reads happen only after an acquiring load saw `frozen`.
+    nonisolated(unsafe) private var entries: [RegistrationKey: Entry] = [:]
+    nonisolated(unsafe) private var cloneDenied = false
+    nonisolated(unsafe) private var nextSequence = 0
+
+    /// Makes an empty locator.
+    ///
+    /// - Parameters:
+    ///   - parent: A locator to fall back to when a key is not registered here.
+    ///   - name: A name for diagnostics.
+    ///   - denyClone: Whether ``clone()`` is refused.
+    public init(parent: Locator? = nil, name: String? = nil, denyClone: Bool = false) {
+        self.parent = parent
+        self.name = name
+        self.cloneDenied = denyClone
+    }
+
+    /// Makes a child locator: it resolves from itself first, then from this locator.
+    public func child(name: String? = nil) -> Locator {
+        Locator(parent: self, name: name)
+    }
+
+    /// Whether ``freeze(denyClone:)`` was called.
+    public var isFrozen: Bool { frozen.load(ordering: .acquiring) }
+
+    /// A one-line summary: name, number of registrations, frozen state.
+    public var description: String {
+        let count = snapshot().count
+        let label = name.map { "\"\($0)\"" } ?? "unnamed"
+        return "Locator(\(label), \(count) registration\(count == 1 ? "" : "s")\(isFrozen ? ", frozen" : ""))"
+    }
+
+    // MARK: - Table
+
+    @inline(__always)
+    func entry(for key: RegistrationKey) -> Entry? {
+        if frozen.load(ordering: .acquiring) {
+            return entries[key]
+        }
+        lock.lock()
+        let entry = entries[key]
+        lock.unlock()
+        return entry
+    }
+
+    /// Finds the registration for `key` in the override layer, this locator, then its ancestors.
+    @inline(__always)
+    func lookup(_ key: RegistrationKey) -> (entry: Entry, owner: Locator)? {
+        if OverrideScope.activeCount.load(ordering: .relaxed) != 0, let hit = OverrideScope.lookup(key) {
+            return hit
+        }
+        var locator = self
+        while true {
+            if let entry = locator.entry(for: key) {
+                return (entry, locator)
+            }
+            guard let parent = locator.parent else { return nil }
+            locator = parent
+        }
+    }
+
+    /// Finds `key` in this locator and its ancestors only.
+    func lookupInHierarchy(_ key: RegistrationKey) -> (entry: Entry, owner: Locator)? {
+        var locator = self
+        while true {
+            if let entry = locator.entry(for: key) {
+                return (entry, locator)
+            }
+            guard let parent = locator.parent else { return nil }
+            locator = parent
+        }
+    }
+
+    /// The registrations of this locator, in registration order.
+    func snapshot() -> [Entry] {
+        let all = frozen.load(ordering: .acquiring) ? Array(entries.values) : lock.withLock { Array(entries.values) }
+        return all.sorted { $0.sequence < $1.sequence }
+    }
+
+    /// Adds or replaces a registration made by `make` (given the next sequence number).
+    func insert(_ key: RegistrationKey, _ make: (Int) -> Entry) throws(LocatorError) -> Entry {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !frozen.load(ordering: .relaxed) else {
+            throw .with(.readOnly, nil, note: "\(description) is frozen; registrations are refused")
+        }
+        nextSequence += 1
+        let entry = make(nextSequence)
+        entries[key] = entry
+        return entry
+    }
+
+    /// Removes a registration; throws if frozen.
+    func removeEntry(_ key: RegistrationKey) throws(LocatorError) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !frozen.load(ordering: .relaxed) else {
+            throw .with(.readOnly, nil, note: "\(description) is frozen; removal is refused")
+        }
+        entries[key] = nil
+    }
+
+    /// Removes every registration of this locator (not of its ancestors).
+    ///
+    /// - Throws: ``LocatorError/Code/readOnly`` when frozen.
+    public func removeAll() throws(LocatorError) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !frozen.load(ordering: .relaxed) else {
+            throw .with(.readOnly, nil, note: "\(description) is frozen; removal is refused")
+        }
+        entries.removeAll()
+    }
+
+    /// Refuses any further registration or removal; reads then take no lock at all.
+    ///
+    /// This is ServiceContainerKit's `setReadOnly`. Lazy singletons are still created on first resolve.
+    ///
+    /// - Parameter denyClone: Whether ``clone()`` is refused from now on (the default, as in the seed).
+    public func freeze(denyClone: Bool = true) {
+        lock.withLock {
+            if denyClone {
+                cloneDenied = true
+            }
+            frozen.store(true, ordering: .releasing)
+        }
+    }
+
+    /// Refuses ``clone()`` from now on.
+    public func denyCloning() {
+        lock.withLock { cloneDenied = true }
+    }
+
+    /// A new, unfrozen locator with the same parent and a copy of every registration of this one.
+    ///
+    /// Singletons already created are shared with the clone; those not yet created are created separately by each
+    /// locator. Changing one locator's registrations afterwards does not change the other's.
+    ///
+    /// - Throws: ``LocatorError/Code/cloneDenied`` when cloning is denied.
+    public func clone(name: String? = nil) throws(LocatorError) -> Locator {
+        let (denied, current) = lock.withLock { (cloneDenied, Array(entries.values)) }
+        guard !denied else {
+            throw .with(.cloneDenied, nil, note: "\(description) denies cloning")
+        }
+        let copy = Locator(parent: parent, name: name ?? self.name)
+        copy.lock.withLock {
+            for entry in current.sorted(by: { $0.sequence < $1.sequence }) {
+                copy.nextSequence += 1
+                copy.entries[entry.key] = entry.copy(sequence: copy.nextSequence)
+            }
+        }
+        return copy
+    }
+
+    /// Drops the instances of every registration with lifetime `.scoped(name)` in this locator and its ancestors;
+    /// the next resolve creates new ones.
+    public func resetScope(_ name: String) {
+        var locator: Locator? = self
+        while let current = locator {
+            for entry in current.snapshot() {
+                entry.resetScope(name)
+            }
+            locator = current.parent
+        }
+    }
+}

@@ -1,0 +1,82 @@
+/// What a factory receives to resolve its own dependencies.
+///
+/// A resolver carries the resolution path, so cycles are reported with their whole path and `graph` instances
+/// are shared within one root resolve. Factories of shared lifetimes (`eager`, `lazy`, `weak`, `scoped`) get a
+/// resolver over the locator that owns the registration, so a singleton never captures a child's services;
+/// `transient` and `graph` factories get one over the locator the resolve started from.
+///
+/// Use the resolver only while the factory runs. To reach a service later (for example to break a legitimate
+/// cycle), keep a ``Provider`` from ``provider(_:name:)`` instead.
+public struct Resolver: Sendable {
+    let locator: Locator
+    let node: ResolutionNode
+
+    init(locator: Locator, node: ResolutionNode) {
+        self.locator = locator
+        self.node = node
+    }
+
+    /// Resolves the service registered for `type` (and `name`).
+    public func resolve<Service: Sendable>(
+        _ type: Service.Type = Service.self,
+        name: String? = nil
+    ) throws(LocatorError) -> Service {
+        try locator.resolve(RegistrationKey(type, name: name), as: type, node: node)
+    }
+
+    /// Resolves the service registered for a typed key.
+    public func resolve<Service: Sendable>(_ key: LocatorKey<Service>) throws(LocatorError) -> Service {
+        try locator.resolve(key.registrationKey, as: Service.self, node: node)
+    }
+
+    /// Resolves a parameterised service.
+    public func resolve<Service: Sendable, Params: Sendable>(
+        _ type: Service.Type = Service.self,
+        name: String? = nil,
+        params: Params
+    ) throws(LocatorError) -> Service {
+        try locator.resolve(RegistrationKey(type, name: name), as: type, params: params, node: node)
+    }
+
+    /// Resolves a parameterised service by typed key.
+    public func resolve<Service: Sendable, Params: Sendable>(
+        _ key: LocatorParamsKey<Service, Params>,
+        params: Params
+    ) throws(LocatorError) -> Service {
+        try locator.resolve(key.registrationKey, as: Service.self, params: params, node: node)
+    }
+
+    /// Resolves the service, or gives `nil` on any failure.
+    public func resolveOptional<Service: Sendable>(
+        _ type: Service.Type = Service.self,
+        name: String? = nil
+    ) -> Service? {
+        try? resolve(type, name: name)
+    }
+
+    /// Resolves the service, awaiting an `async` factory.
+    public func resolve<Service: Sendable>(
+        _ type: Service.Type = Service.self,
+        name: String? = nil
+    ) async throws(LocatorError) -> Service {
+        try await locator.resolveAsync(RegistrationKey(type, name: name), as: type, node: node)
+    }
+
+    /// Resolves the service for a typed key, awaiting an `async` factory.
+    public func resolve<Service: Sendable>(_ key: LocatorKey<Service>) async throws(LocatorError) -> Service {
+        try await locator.resolveAsync(key.registrationKey, as: Service.self, node: node)
+    }
+
+    /// Every service registered for `type` under any name, nearest locator first; see ``Locator/resolveAll(_:)``.
+    public func resolveAll<Service: Sendable>(_ type: Service.Type = Service.self) throws(LocatorError) -> [Service] {
+        try locator.resolveAll(type, node: node)
+    }
+
+    /// A handle that resolves the service when asked, not now: the way to break a legitimate cycle.
+    public func provider<Service: Sendable>(
+        _ type: Service.Type = Service.self,
+        name: String? = nil
+    ) -> Provider<Service> {
+        locator.provider(type, name: name)
+    }
+}

@@ -1,2 +1,0 @@
-// Placeholder replaced by the LocatorKit implementation.
-import LocatorKit

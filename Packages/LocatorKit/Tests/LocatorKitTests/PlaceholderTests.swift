@@ -1,4 +1,0 @@
-import LocatorKit
-import Testing
-
-@Test func placeholder() { #expect(Bool(true)) }
