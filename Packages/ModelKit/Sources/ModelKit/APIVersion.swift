@@ -49,7 +49,10 @@ public struct APIVersion: Sendable, Hashable, Comparable, Codable, CustomStringC
         do {
             self = try APIVersion(parsing: text)
         } catch {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected an API version such as v2")
+            throw DecodingError.dataCorruptedError(
+                in: container,
+                debugDescription: "expected an API version such as v2"
+            )
         }
     }
 

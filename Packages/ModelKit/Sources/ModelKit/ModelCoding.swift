@@ -47,7 +47,8 @@ public enum ModelCoding {
             nan: notANumber
         )
         encoder.outputFormatting =
-            prettyPrinted ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
+            prettyPrinted
+            ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }
 

@@ -42,7 +42,10 @@ public struct Validation<Root>: Sendable {
     }
 
     /// Validates the nested model at `keyPath`, prefixing its failures' paths with `name` (`owner.name`).
-    public static func nested<Child: Validatable>(_ name: String, _ keyPath: any KeyPath<Root, Child> & Sendable) -> Self {
+    public static func nested<Child: Validatable>(
+        _ name: String,
+        _ keyPath: any KeyPath<Root, Child> & Sendable
+    ) -> Self {
         Validation { root, failures in
             for failure in root[keyPath: keyPath].validationFailures {
                 failures.append(failure.prefixed(with: name))
@@ -52,7 +55,10 @@ public struct Validation<Root>: Sendable {
 
     /// Validates the optional nested model at `keyPath` when present; `nil` passes (add ``ValidationRule/required()``
     /// with ``field(_:_:_:)`` to forbid it).
-    public static func nested<Child: Validatable>(_ name: String, _ keyPath: any KeyPath<Root, Child?> & Sendable) -> Self {
+    public static func nested<Child: Validatable>(
+        _ name: String,
+        _ keyPath: any KeyPath<Root, Child?> & Sendable
+    ) -> Self {
         Validation { root, failures in
             guard let child = root[keyPath: keyPath] else { return }
             for failure in child.validationFailures {

@@ -59,7 +59,9 @@ public struct VersionedModel<Canonical: Sendable>: Sendable {
     }
 
     /// The representation type registered for `version`.
-    public func representation(for version: APIVersion) throws(VersioningError) -> any VersionedRepresentation<Canonical>.Type {
+    public func representation(
+        for version: APIVersion
+    ) throws(VersioningError) -> any VersionedRepresentation<Canonical>.Type {
         try entry(for: version).representation
     }
 

@@ -175,7 +175,8 @@ struct JSONParserTests {
                     switch Int.random(in: 0...2, using: &generator) {
                     case 0: bytes[position] = UInt8.random(in: 0...255, using: &generator)
                     case 1: bytes.remove(at: position)
-                    default: bytes.insert(Array("{}[]\",:\\-.e0".utf8).randomElement(using: &generator) ?? 0, at: position)
+                    default:
+                        bytes.insert(Array("{}[]\",:\\-.e0".utf8).randomElement(using: &generator) ?? 0, at: position)
                     }
                     if bytes.isEmpty { break }
                 }

@@ -126,7 +126,9 @@ struct JSONValueTests {
         }
         let event = Event(name: "created", payload: ["plate": "B-AB 123", "year": 2021])
         let data = try ModelCoding.encode(event)
-        #expect(String(decoding: data, as: UTF8.self) == #"{"name":"created","payload":{"plate":"B-AB 123","year":2021}}"#)
+        #expect(
+            String(decoding: data, as: UTF8.self) == #"{"name":"created","payload":{"plate":"B-AB 123","year":2021}}"#
+        )
         #expect(try ModelCoding.decode(Event.self, from: data) == event)
     }
 

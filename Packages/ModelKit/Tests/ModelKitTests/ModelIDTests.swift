@@ -53,8 +53,10 @@ struct ModelIDTests {
         #expect(id.description == id.uuidString)
     }
 
-    @Test(arguments: ["", "abc", "0190f5c2-7a4b-7c3d-9e1f-2a3b4c5d6e7", "0190f5c27a4b7c3d9e1f2a3b4c5d6e7f0000",
-        "0190f5c2-7a4b-7c3d-9e1f-2a3b4c5d6e7g"])
+    @Test(arguments: [
+        "", "abc", "0190f5c2-7a4b-7c3d-9e1f-2a3b4c5d6e7", "0190f5c27a4b7c3d9e1f2a3b4c5d6e7f0000",
+        "0190f5c2-7a4b-7c3d-9e1f-2a3b4c5d6e7g",
+    ])
     func invalidTextThrowsATypedError(text: String) {
         #expect {
             _ = try ModelID<Vehicle>(parsing: text)
