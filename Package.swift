@@ -60,7 +60,11 @@ let package = Package(
         ),
         .testTarget(
             name: "StoreKitLiteTests",
-            dependencies: [.product(name: "StoreKitLite", package: "StoreKitLite")],
+            dependencies: [
+                .product(name: "StoreKitLite", package: "StoreKitLite"),
+                .product(name: "StoreKitLiteSQLite", package: "StoreKitLite"),
+                .product(name: "StoreKitLiteTesting", package: "StoreKitLite"),
+            ],
             path: "Packages/StoreKitLite/Tests/StoreKitLiteTests",
             swiftSettings: sharedSwiftSettings
         ),

@@ -16,11 +16,15 @@ let package = Package(
     name: "StoreKitLite",
     platforms: [.macOS(.v15)],
     products: [
-        .library(name: "StoreKitLite", targets: ["StoreKitLite"])
+        .library(name: "StoreKitLite", targets: ["StoreKitLite"]),
+        .library(name: "StoreKitLiteSQLite", targets: ["StoreKitLiteSQLite"]),
+        .library(name: "StoreKitLiteTesting", targets: ["StoreKitLiteTesting"]),
     ],
     dependencies: [
         // Shared value types: typed IDs, coder settings.
-        .package(path: "../ModelKit")
+        .package(path: "../ModelKit"),
+        // The SQLite backend: DatabasePool, WAL, statement API (system libsqlite3).
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .target(
@@ -28,7 +32,21 @@ let package = Package(
             dependencies: [.product(name: "ModelKit", package: "ModelKit")],
             swiftSettings: sharedSwiftSettings
         ),
-        .testTarget(name: "StoreKitLiteTests", dependencies: ["StoreKitLite"], swiftSettings: sharedSwiftSettings),
+        .target(
+            name: "StoreKitLiteSQLite",
+            dependencies: ["StoreKitLite", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .target(
+            name: "StoreKitLiteTesting",
+            dependencies: ["StoreKitLite"],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .testTarget(
+            name: "StoreKitLiteTests",
+            dependencies: ["StoreKitLite", "StoreKitLiteSQLite", "StoreKitLiteTesting"],
+            swiftSettings: sharedSwiftSettings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,72 @@
+/// Everything one commit writes, grouped by entity: what a backend applies in one transaction.
+public struct ChangeBatch: Sendable {
+    /// The changes per entity, in a stable order.
+    public var entities: [EntityChanges]
+
+    public init(entities: [EntityChanges] = []) {
+        self.entities = entities
+    }
+
+    /// Whether the batch writes nothing.
+    public var isEmpty: Bool {
+        entities.allSatisfy(\.isEmpty)
+    }
+}
+
+/// The inserts, updates and deletes of one entity in a ``ChangeBatch``.
+public struct EntityChanges: Sendable {
+    /// The entity written.
+    public var entity: EntityDescription
+    /// New rows, in ID order; their revision is 1 once stored.
+    public var inserts: [StoreRow]
+    /// Changed rows.
+    public var updates: [RowUpdate]
+    /// Removed rows.
+    public var deletes: [RowDelete]
+
+    public init(
+        entity: EntityDescription,
+        inserts: [StoreRow] = [],
+        updates: [RowUpdate] = [],
+        deletes: [RowDelete] = []
+    ) {
+        self.entity = entity
+        self.inserts = inserts
+        self.updates = updates
+        self.deletes = deletes
+    }
+
+    /// Whether nothing is written for the entity.
+    public var isEmpty: Bool {
+        inserts.isEmpty && updates.isEmpty && deletes.isEmpty
+    }
+}
+
+/// One changed row: a backend writes only ``changedColumns`` and bumps the revision.
+public struct RowUpdate: Sendable {
+    /// The row as it is after the change (every column), with ``StoreRow/revision`` the revision it was read at.
+    public var row: StoreRow
+    /// Positions of the columns that changed, ascending. Only these are written.
+    public var changedColumns: [Int]
+    /// Whether the store's revision must still equal `row.revision` (optimistic concurrency); `false` overwrites.
+    public var checksRevision: Bool
+
+    public init(row: StoreRow, changedColumns: [Int], checksRevision: Bool = true) {
+        self.row = row
+        self.changedColumns = changedColumns
+        self.checksRevision = checksRevision
+    }
+}
+
+/// One removed row.
+public struct RowDelete: Sendable {
+    /// The row as it was last read (its values let observers match queries), revision included.
+    public var row: StoreRow
+    /// Whether the store's revision must still equal `row.revision`; `false` deletes whatever is stored.
+    public var checksRevision: Bool
+
+    public init(row: StoreRow, checksRevision: Bool = true) {
+        self.row = row
+        self.checksRevision = checksRevision
+    }
+}

@@ -1,0 +1,7 @@
+/// One schema change, described as data so that every backend can carry it out.
+public enum MigrationStep: Sendable, Hashable {
+    /// Creates the entity with its implicit `id` and `revision` columns and the given columns.
+    case createEntity(EntityDescription)
+    /// Adds a column to an existing entity; existing rows get `defaultValue`.
+    case addColumn(entity: String, column: ColumnDescription, defaultValue: StoreValue)
+}

@@ -1,0 +1,166 @@
+import Foundation
+
+extension PersistenceService {
+    /// The unsaved changes a read in this service sees: commits in flight, then every level from the root down.
+    func overlay() -> ChangeSet {
+        context.tree.withLock { tree in
+            var result = ChangeSet()
+            for token in tree.inFlight.keys.sorted() {
+                if let changes = tree.inFlight[token] { result = result.merged(with: changes) }
+            }
+            for id in ancestry {
+                if let changes = tree.levels[id] { result = result.merged(with: changes) }
+            }
+            return result
+        }
+    }
+
+    /// Rows matching a query, with unsaved changes applied.
+    func rows(for query: RowQuery) async throws(StoreError) -> [StoreRow] {
+        try context.checkReady()
+        try query.validate()
+        let pending = overlay().changes(of: query.entity.name)
+        if pending.isEmpty {
+            return try await context.backend.fetch(query)
+        }
+        var storeQuery = query
+        storeQuery.offset = 0
+        storeQuery.limit = query.limit.map { query.offset + $0 + pending.count }
+        let stored = try await context.backend.fetch(storeQuery)
+        var candidates = stored.filter { pending[$0.id] == nil }
+        for change in pending.values {
+            if let row = change.visibleRow { candidates.append(row) }
+        }
+        return query.apply(to: candidates)
+    }
+
+    /// Rows for IDs, with unsaved changes applied, in the order of `ids` (duplicates and missing IDs skipped).
+    func rows(ids: [UUID], entity: EntityDescription) async throws(StoreError) -> [StoreRow] {
+        try context.checkReady()
+        let pending = overlay().changes(of: entity.name)
+        let missing = ids.filter { pending[$0] == nil }
+        var stored: [UUID: StoreRow] = [:]
+        if !missing.isEmpty {
+            for row in try await context.backend.fetch(ids: missing, of: entity) {
+                stored[row.id] = row
+            }
+        }
+        var seen: Set<UUID> = []
+        var result: [StoreRow] = []
+        for id in ids where seen.insert(id).inserted {
+            if let change = pending[id] {
+                if let row = change.visibleRow { result.append(row) }
+            } else if let row = stored[id] {
+                result.append(row)
+            }
+        }
+        return result
+    }
+
+    /// Records changes in this service's level.
+    func recordChanges(_ body: (inout ChangeSet) -> Void) {
+        context.tree.withLock { tree in
+            var changes = tree.levels[level] ?? ChangeSet()
+            body(&changes)
+            tree.levels[level] = changes
+        }
+    }
+
+    /// Applies a save option to everything pending in this service.
+    func save(_ option: SaveOption) async throws(StoreError) {
+        switch option {
+        case .dontSave:
+            return
+        case .saveCurrentOnly:
+            if parent == nil {
+                try await commitRoot()
+            } else {
+                moveUp(levels: 1)
+            }
+        case .saveAndPersist:
+            moveUp(levels: ancestry.count - 1)
+            try await commitRoot()
+        }
+    }
+
+    /// Moves this service's changes `levels` steps up the chain, atomically.
+    private func moveUp(levels: Int) {
+        guard levels > 0 else { return }
+        context.tree.withLock { tree in
+            var index = ancestry.count - 1
+            for _ in 0..<levels where index > 0 {
+                let child = ancestry[index]
+                let parent = ancestry[index - 1]
+                let moving = tree.levels[child] ?? ChangeSet()
+                if !moving.isEmpty {
+                    tree.levels[parent] = (tree.levels[parent] ?? ChangeSet()).merged(with: moving)
+                    tree.levels[child] = ChangeSet()
+                }
+                index -= 1
+            }
+        }
+    }
+
+    /// Commits the root level's changes in one batch; on failure they go back to the root level.
+    private func commitRoot() async throws(StoreError) {
+        let root = ancestry[0]
+        let (token, taken) = context.tree.withLock { tree -> (Int, ChangeSet) in
+            let taken = tree.levels[root] ?? ChangeSet()
+            tree.levels[root] = ChangeSet()
+            let token = tree.nextID
+            tree.nextID += 1
+            if !taken.isEmpty { tree.inFlight[token] = taken }
+            return (token, taken)
+        }
+        guard !taken.isEmpty else { return }
+        do throws(StoreError) {
+            try await write(taken)
+            context.tree.withLock { _ = $0.inFlight.removeValue(forKey: token) }
+        } catch {
+            context.tree.withLock { tree in
+                tree.inFlight[token] = nil
+                tree.levels[root] = taken.merged(with: tree.levels[root] ?? ChangeSet())
+            }
+            throw error
+        }
+    }
+
+    /// Writes changes, resolving conflicts with the merge policy.
+    private func write(_ changes: ChangeSet) async throws(StoreError) {
+        var batch = changes.batch()
+        var attempts = 0
+        while true {
+            attempts += 1
+            do throws(StoreError) {
+                try await context.backend.apply(batch)
+                return
+            } catch {
+                guard error.kind == .conflict, context.mergePolicy != .error, attempts < 8 else { throw error }
+                let conflicts = Set(error.records)
+                var current: [UUID: StoreRow] = [:]
+                var byEntity: [String: (EntityDescription, [UUID])] = [:]
+                for id in conflicts {
+                    guard let entity = changes.entity(holding: id) else { continue }
+                    byEntity[entity.name, default: (entity, [])].1.append(id)
+                }
+                for (entity, ids) in byEntity.values {
+                    for row in try await context.backend.fetch(ids: ids, of: entity) {
+                        current[row.id] = row
+                    }
+                }
+                var originals: [UUID: [Int: StoreValue]] = [:]
+                for entry in changes.entries.values {
+                    for id in conflicts {
+                        if case .update(_, _, let original)? = entry.changes[id] { originals[id] = original }
+                    }
+                }
+                batch = context.mergePolicy.resolve(
+                    batch,
+                    conflicts: conflicts,
+                    current: current,
+                    originals: originals
+                )
+            }
+        }
+    }
+}

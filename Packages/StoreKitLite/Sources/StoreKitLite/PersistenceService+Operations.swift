@@ -1,0 +1,223 @@
+public import ModelKit
+
+extension PersistenceService {
+    // MARK: - Create
+
+    /// Creates one record: a blank record with a new permanent ID is passed to `initializer` to fill in.
+    ///
+    /// - Returns: the created record (its ID is permanent at once).
+    /// - Throws: ``StoreError/Kind/idChanged`` when the initializer changed the ID; save errors.
+    @discardableResult
+    nonisolated(nonsending) public func create<R: Record>(
+        _ type: R.Type = R.self,
+        options: SaveOption,
+        initializer: (inout R) -> Void
+    ) async throws(StoreError) -> R {
+        try context.checkReady()
+        let id = ModelID<R>()
+        var record = R(id: id)
+        initializer(&record)
+        guard record.id == id else {
+            throw StoreError(.idChanged, entity: R.schema.entity.name, records: [id.uuid])
+        }
+        let row = R.schema.row(of: record, revision: 0)
+        recordChanges { $0.recordInserts([row], entity: R.schema.entity) }
+        try await save(options)
+        return record
+    }
+
+    /// Creates one record per element of `sources`, each filled in by `transform` (the seed's create transform).
+    ///
+    /// - Returns: the new IDs, in the order of `sources`.
+    @discardableResult
+    nonisolated(nonsending) public func create<R: Record, Source>(
+        _ type: R.Type = R.self,
+        from sources: some Sequence<Source>,
+        options: SaveOption,
+        transform: (Source, inout R) -> Void
+    ) async throws(StoreError) -> [ModelID<R>] {
+        try context.checkReady()
+        let schema = R.schema
+        var ids: [ModelID<R>] = []
+        var rows: [StoreRow] = []
+        ids.reserveCapacity(sources.underestimatedCount)
+        rows.reserveCapacity(sources.underestimatedCount)
+        for source in sources {
+            let id = ModelID<R>()
+            var record = R(id: id)
+            transform(source, &record)
+            guard record.id == id else {
+                throw StoreError(.idChanged, entity: schema.entity.name, records: [id.uuid])
+            }
+            ids.append(id)
+            rows.append(schema.row(of: record, revision: 0))
+        }
+        recordChanges { $0.recordInserts(rows, entity: schema.entity) }
+        try await save(options)
+        return ids
+    }
+
+    // MARK: - Read
+
+    /// Fetches matching records (a read-only copy: changing them changes nothing stored).
+    nonisolated(nonsending) public func fetch<R: Record>(
+        _ query: Query<R> = Query<R>()
+    ) async throws(StoreError) -> [R] {
+        try await records(for: query)
+    }
+
+    /// Fetches matching records and maps each to a plain value in one step (the seed's fetch-transform).
+    nonisolated(nonsending) public func fetch<R: Record, T>(
+        _ query: Query<R> = Query<R>(),
+        transform: (R) -> T
+    ) async throws(StoreError) -> [T] {
+        try await records(for: query).map(transform)
+    }
+
+    /// Fetches matching records and hands them, immutable, to `process`; returns what it returns.
+    nonisolated(nonsending) public func fetchReadOnly<R: Record, Result>(
+        _ query: Query<R> = Query<R>(),
+        process: ([R]) -> Result
+    ) async throws(StoreError) -> Result {
+        process(try await records(for: query))
+    }
+
+    /// Fetches records by ID, in the order of `ids`; missing and deleted IDs are skipped.
+    nonisolated(nonsending) public func fetch<R: Record>(ids: [ModelID<R>]) async throws(StoreError) -> [R] {
+        let schema = R.schema
+        let rows = try await rows(ids: ids.map(\.uuid), entity: schema.entity)
+        return try decode(rows, schema)
+    }
+
+    /// Fetches records by ID and hands them, immutable, to `process`.
+    nonisolated(nonsending) public func fetchReadOnly<R: Record, Result>(
+        ids: [ModelID<R>],
+        process: ([R]) -> Result
+    ) async throws(StoreError) -> Result {
+        process(try await fetch(ids: ids))
+    }
+
+    /// The number of matching records.
+    nonisolated(nonsending) public func count<R: Record>(_ query: Query<R> = Query<R>()) async throws(StoreError) -> Int
+    {
+        try await rows(for: query.rowQuery).count
+    }
+
+    // MARK: - Update
+
+    /// Fetches matching records for writing: `process` changes them in place and returns how to save.
+    ///
+    /// Only changed columns are written. Records must not be added, removed or given another ID.
+    ///
+    /// - Returns: the number of records that changed.
+    /// - Throws: ``StoreError/Kind/idChanged`` (nothing recorded); save errors.
+    @discardableResult
+    nonisolated(nonsending) public func update<R: Record>(
+        _ query: Query<R> = Query<R>(),
+        process: (inout [R]) -> SaveOption
+    ) async throws(StoreError) -> Int {
+        let rows = try await rows(for: query.rowQuery)
+        return try await update(rows: rows, process: process)
+    }
+
+    /// Fetches records by ID for writing: `process` changes them in place and returns how to save.
+    @discardableResult
+    nonisolated(nonsending) public func update<R: Record>(
+        ids: [ModelID<R>],
+        process: (inout [R]) -> SaveOption
+    ) async throws(StoreError) -> Int {
+        let rows = try await rows(ids: ids.map(\.uuid), entity: R.schema.entity)
+        return try await update(rows: rows, process: process)
+    }
+
+    nonisolated(nonsending) private func update<R: Record>(
+        rows: [StoreRow],
+        process: (inout [R]) -> SaveOption
+    ) async throws(StoreError) -> Int {
+        let schema = R.schema
+        var records = try decode(rows, schema)
+        let option = process(&records)
+        guard records.count == rows.count else {
+            throw StoreError(.idChanged, entity: schema.entity.name, detail: "the update added or removed records")
+        }
+        let changedIDs = zip(rows, records).filter { $0.id != $1.id.uuid }.map(\.0.id)
+        guard changedIDs.isEmpty else {
+            throw StoreError(.idChanged, entity: schema.entity.name, records: changedIDs)
+        }
+        var changed = 0
+        let newRows = records.map { schema.row(of: $0, revision: 0) }
+        recordChanges { changes in
+            for (old, new) in zip(rows, newRows) where old.values != new.values {
+                changed += 1
+                changes.recordUpdate(from: old, to: new, entity: schema.entity)
+            }
+        }
+        try await save(option)
+        return changed
+    }
+
+    // MARK: - Delete
+
+    /// Deletes matching records.
+    ///
+    /// - Returns: the number of records deleted.
+    @discardableResult
+    public func delete<R: Record>(_ query: Query<R>, options: SaveOption) async throws(StoreError) -> Int {
+        let rows = try await rows(for: query.rowQuery)
+        return try await delete(rows: rows, entity: R.schema.entity, options: options)
+    }
+
+    /// Deletes records by ID; missing IDs are skipped.
+    ///
+    /// - Returns: the number of records deleted.
+    @discardableResult
+    public func delete<R: Record>(ids: [ModelID<R>], options: SaveOption) async throws(StoreError) -> Int {
+        let rows = try await rows(ids: ids.map(\.uuid), entity: R.schema.entity)
+        return try await delete(rows: rows, entity: R.schema.entity, options: options)
+    }
+
+    private func delete(
+        rows: [StoreRow],
+        entity: EntityDescription,
+        options: SaveOption
+    ) async throws(StoreError)
+        -> Int
+    {
+        recordChanges { changes in
+            for row in rows {
+                changes.record(.delete(row), id: row.id, entity: entity)
+            }
+        }
+        try await save(options)
+        return rows.count
+    }
+
+    // MARK: - Save and rollback
+
+    /// Applies a save option to everything pending in this service (the seed's `saveAll`).
+    public func saveAll(_ options: SaveOption) async throws(StoreError) {
+        try context.checkReady()
+        try await save(options)
+    }
+
+    /// Discards this service's unsaved changes (not those already saved into its parent).
+    public func rollback() {
+        recordChanges { $0 = ChangeSet() }
+    }
+
+    // MARK: - Helpers
+
+    nonisolated(nonsending) private func records<R: Record>(for query: Query<R>) async throws(StoreError) -> [R] {
+        let rows = try await rows(for: query.rowQuery)
+        return try decode(rows, R.schema)
+    }
+
+    private func decode<R: Record>(_ rows: [StoreRow], _ schema: RecordSchema<R>) throws(StoreError) -> [R] {
+        var records: [R] = []
+        records.reserveCapacity(rows.count)
+        for row in rows {
+            records.append(try schema.record(from: row))
+        }
+        return records
+    }
+}

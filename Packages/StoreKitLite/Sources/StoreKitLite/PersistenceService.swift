@@ -1,0 +1,87 @@
+/// A persistence service: a unit of work over a store, with Core Data's semantics on value-type records.
+///
+/// The root service owns a ``StoreBackend``; child services made with ``makeChild()`` stack on it like nested
+/// managed object contexts. Every service keeps its own pending changes; every mutating call takes a
+/// ``SaveOption`` saying how far its changes go. Reads see the store overlaid with the unsaved changes of the
+/// service and its ancestors. Nothing holds a database transaction open between calls: the root writes each
+/// commit as one short batch.
+///
+/// Initialization is asynchronous (it creates or migrates the store): ``isInitialized`` turns true when it is
+/// done, ``waitUntilInitialized()`` waits for it, and any operation before it fails with
+/// ``StoreError/Kind/notInitialized``.
+public final class PersistenceService: Sendable {
+    let context: StoreContext
+    let parent: PersistenceService?
+    let level: Int
+    /// The levels from the root down to this service.
+    let ancestry: [Int]
+
+    /// A root service over `backend`, initializing (creating or migrating the store) in the background.
+    ///
+    /// - Parameters:
+    ///   - model: the record types and their migrations.
+    ///   - backend: the store, such as `SQLiteBackend(path:)` or `InMemoryBackend()`.
+    ///   - mergePolicy: what commits do on optimistic-concurrency conflicts.
+    public init(model: StoreModel, backend: any StoreBackend, mergePolicy: MergePolicy = .error) {
+        let context = StoreContext(backend: backend, model: model, mergePolicy: mergePolicy)
+        self.context = context
+        self.parent = nil
+        self.level = context.makeLevel()
+        self.ancestry = [level]
+        Task { await context.initialize() }
+    }
+
+    private init(parent: PersistenceService) {
+        self.context = parent.context
+        self.parent = parent
+        self.level = parent.context.makeLevel()
+        self.ancestry = parent.ancestry + [level]
+    }
+
+    deinit {
+        context.removeLevel(level)
+    }
+
+    /// A root service that is initialized when it returns.
+    ///
+    /// - Throws: ``StoreError/Kind/initializationFailed`` with the reason (corrupt file, newer schema, …).
+    public static func open(
+        model: StoreModel,
+        backend: any StoreBackend,
+        mergePolicy: MergePolicy = .error
+    ) async throws(StoreError) -> PersistenceService {
+        let service = PersistenceService(model: model, backend: backend, mergePolicy: mergePolicy)
+        try await service.waitUntilInitialized()
+        return service
+    }
+
+    /// Whether the store is created or migrated and ready; a child is initialized when its root is.
+    public var isInitialized: Bool {
+        context.isInitialized
+    }
+
+    /// Waits until initialization finishes.
+    ///
+    /// - Throws: ``StoreError/Kind/initializationFailed`` when it failed.
+    public func waitUntilInitialized() async throws(StoreError) {
+        try await context.waitUntilInitialized()
+    }
+
+    /// A child service: its saves with ``SaveOption/saveCurrentOnly`` move its changes into this service.
+    ///
+    /// Use one per unit of work (a request, a worker, a screen); children can be made before initialization and
+    /// are initialized when their root is.
+    public func makeChild() -> PersistenceService {
+        PersistenceService(parent: self)
+    }
+
+    /// How deep the service sits: 0 for the root.
+    public var depth: Int {
+        ancestry.count - 1
+    }
+
+    /// Whether this service has unsaved changes.
+    public var hasChanges: Bool {
+        context.tree.withLock { !($0.levels[level]?.isEmpty ?? true) }
+    }
+}

@@ -1,0 +1,32 @@
+public import Foundation
+
+/// A store StoreKitLite runs on: SQLite (`StoreKitLiteSQLite`), memory (`StoreKitLiteTesting`), later PostgreSQL.
+///
+/// The protocol is batch-level, so a backend never holds a transaction open between calls and needs no knowledge
+/// of services, hierarchies or save options:
+///
+/// - ``migrate(to:)`` opens or creates the store and applies the model's pending migrations, in order, each named
+///   migration exactly once; a store that has applied a migration the model does not know fails with
+///   ``StoreError/Kind/newerSchema`` and is left untouched.
+/// - ``apply(_:)`` writes a ``ChangeBatch`` in one transaction: all of it or, on any error, none of it. Updates
+///   and deletes that check revisions must find the revision they were read at; every mismatch is collected and
+///   reported in one ``StoreError/Kind/conflict`` error naming all conflicting records (nothing written). Inserts
+///   store revision 1, updates bump the revision by one.
+/// - ``fetch(_:)`` runs a ``RowQuery`` with exactly the semantics of ``RowQuery/apply(to:)`` (three-valued logic,
+///   SQLite's ordering, ties by ID), with values bound as parameters, never spliced into query text.
+/// - ``fetch(ids:of:)`` returns the stored rows for the IDs that exist, in any order.
+/// - ``committedChanges()`` delivers every batch this backend committed, once per commit, after the commit.
+///
+/// `BackendConformance` in `StoreKitLiteTesting` checks all of this; run it for every new backend.
+public protocol StoreBackend: Sendable {
+    /// Opens or creates the store and applies pending migrations.
+    func migrate(to model: StoreModel) async throws(StoreError)
+    /// Writes a batch atomically.
+    func apply(_ batch: ChangeBatch) async throws(StoreError)
+    /// Runs a query.
+    func fetch(_ query: RowQuery) async throws(StoreError) -> [StoreRow]
+    /// Fetches rows by ID.
+    func fetch(ids: [UUID], of entity: EntityDescription) async throws(StoreError) -> [StoreRow]
+    /// A stream of committed batches, starting now.
+    func committedChanges() -> AsyncStream<ChangeBatch>
+}

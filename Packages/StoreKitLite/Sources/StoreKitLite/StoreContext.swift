@@ -1,0 +1,104 @@
+import Foundation
+
+/// What every service of one hierarchy shares: the backend, the model, the initialization state and the change
+/// sets of all levels, under one lock so that moving changes between levels is atomic.
+final class StoreContext: Sendable {
+    enum Initialization: Sendable {
+        case pending([CheckedContinuation<Void, Never>])
+        case ready
+        case failed(StoreError)
+    }
+
+    struct Tree: Sendable {
+        var levels: [Int: ChangeSet] = [:]
+        /// Root changes being committed, by commit token; reads still see them until the commit ends.
+        var inFlight: [Int: ChangeSet] = [:]
+        var nextID = 1
+    }
+
+    let backend: any StoreBackend
+    let model: StoreModel
+    let mergePolicy: MergePolicy
+    let initialization = Locked<Initialization>(.pending([]))
+    let tree = Locked(Tree())
+
+    init(backend: any StoreBackend, model: StoreModel, mergePolicy: MergePolicy) {
+        self.backend = backend
+        self.model = model
+        self.mergePolicy = mergePolicy
+    }
+
+    /// Validates the model and migrates the store, then wakes every waiter.
+    func initialize() async {
+        let outcome: Initialization
+        do throws(StoreError) {
+            try model.validate()
+            try await backend.migrate(to: model)
+            outcome = .ready
+        } catch {
+            outcome = .failed(
+                error.kind == .initializationFailed
+                    ? error
+                    : StoreError(
+                        .initializationFailed,
+                        entity: error.entity,
+                        detail: error.kind.description + (error.detail.isEmpty ? "" : "; " + error.detail),
+                        underlying: error.underlying
+                    )
+            )
+        }
+        let waiters = initialization.withLock { state -> [CheckedContinuation<Void, Never>] in
+            defer { state = outcome }
+            if case .pending(let waiters) = state { return waiters }
+            return []
+        }
+        for waiter in waiters {
+            waiter.resume()
+        }
+    }
+
+    var isInitialized: Bool {
+        initialization.withLock { state in
+            if case .ready = state { return true }
+            return false
+        }
+    }
+
+    /// Throws unless initialization has finished successfully.
+    func checkReady() throws(StoreError) {
+        let state = initialization.withLock { $0 }
+        switch state {
+        case .ready: return
+        case .pending: throw StoreError(.notInitialized)
+        case .failed(let error): throw error
+        }
+    }
+
+    /// Waits for initialization to finish; throws its error if it failed.
+    func waitUntilInitialized() async throws(StoreError) {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeNow = initialization.withLock { state -> Bool in
+                if case .pending(var waiters) = state {
+                    waiters.append(continuation)
+                    state = .pending(waiters)
+                    return false
+                }
+                return true
+            }
+            if resumeNow { continuation.resume() }
+        }
+        try checkReady()
+    }
+
+    func makeLevel() -> Int {
+        tree.withLock { tree in
+            defer { tree.nextID += 1 }
+            tree.levels[tree.nextID] = ChangeSet()
+            return tree.nextID
+        }
+    }
+
+    func removeLevel(_ id: Int) {
+        tree.withLock { _ = $0.levels.removeValue(forKey: id) }
+    }
+}

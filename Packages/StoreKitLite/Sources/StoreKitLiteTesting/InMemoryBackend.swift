@@ -1,0 +1,108 @@
+public import Foundation
+public import StoreKitLite
+
+/// A ``StoreKitLite/StoreBackend`` in memory: for tests, previews and as the reference the conformance suite
+/// holds other backends to.
+///
+/// It evaluates queries with ``StoreKitLite/RowQuery/apply(to:)``, the same code that evaluates them over unsaved
+/// changes, so it defines the semantics SQL backends must match. Several services can share one instance to act
+/// as several processes on one store.
+public final class InMemoryBackend: StoreBackend {
+    private struct State {
+        var applied: [String] = []
+        var tables: [String: [UUID: StoreRow]] = [:]
+    }
+
+    private let state = LockedState(State())
+    private let broadcaster = CommitBroadcaster()
+
+    public init() {}
+
+    public func migrate(to model: StoreModel) async throws(StoreError) {
+        try state.withLock { (state: inout State) throws(StoreError) in
+            let pending = try model.pendingMigrations(afterApplied: state.applied)
+            var tables = state.tables
+            for migration in pending {
+                for step in migration.steps {
+                    switch step {
+                    case .createEntity(let entity):
+                        tables[entity.name] = tables[entity.name] ?? [:]
+                    case .addColumn(let entity, _, let defaultValue):
+                        guard var table = tables[entity] else {
+                            throw StoreError(.invalidModel, entity: entity, detail: "no such entity")
+                        }
+                        for id in table.keys { table[id]?.values.append(defaultValue) }
+                        tables[entity] = table
+                    }
+                }
+            }
+            state.tables = tables
+            state.applied += pending.map(\.name)
+        }
+    }
+
+    public func apply(_ batch: ChangeBatch) async throws(StoreError) {
+        guard !batch.isEmpty else { return }
+        try state.withLock { (state: inout State) throws(StoreError) in
+            var conflicts: [UUID] = []
+            for changes in batch.entities {
+                guard let table = state.tables[changes.entity.name] else {
+                    throw StoreError(.backend, entity: changes.entity.name, detail: "no such entity")
+                }
+                for row in changes.inserts where table[row.id] != nil {
+                    throw StoreError(.duplicateRecord, entity: changes.entity.name, records: [row.id])
+                }
+                for update in changes.updates where update.checksRevision {
+                    if table[update.row.id]?.revision != update.row.revision { conflicts.append(update.row.id) }
+                }
+                for delete in changes.deletes where delete.checksRevision {
+                    if table[delete.row.id]?.revision != delete.row.revision { conflicts.append(delete.row.id) }
+                }
+            }
+            guard conflicts.isEmpty else {
+                throw StoreError(.conflict, entity: batch.entities.first?.entity.name, records: conflicts)
+            }
+            for changes in batch.entities {
+                var table = state.tables[changes.entity.name] ?? [:]
+                for var row in changes.inserts {
+                    row.revision = 1
+                    table[row.id] = row
+                }
+                for update in changes.updates {
+                    guard var row = table[update.row.id] else { continue }
+                    for column in update.changedColumns { row.values[column] = update.row.values[column] }
+                    row.revision += 1
+                    table[row.id] = row
+                }
+                for delete in changes.deletes {
+                    table[delete.row.id] = nil
+                }
+                state.tables[changes.entity.name] = table
+            }
+        }
+        broadcaster.publish(batch)
+    }
+
+    public func fetch(_ query: RowQuery) async throws(StoreError) -> [StoreRow] {
+        let rows = try state.withLock { (state: inout State) throws(StoreError) -> [StoreRow] in
+            guard let table = state.tables[query.entity.name] else {
+                throw StoreError(.backend, entity: query.entity.name, detail: "no such entity")
+            }
+            return Array(table.values)
+        }
+        return query.apply(to: rows)
+    }
+
+    public func fetch(ids: [UUID], of entity: EntityDescription) async throws(StoreError) -> [StoreRow] {
+        try state.withLock { (state: inout State) throws(StoreError) -> [StoreRow] in
+            guard let table = state.tables[entity.name] else {
+                throw StoreError(.backend, entity: entity.name, detail: "no such entity")
+            }
+            return ids.compactMap { table[$0] }
+        }
+    }
+
+    public func committedChanges() -> AsyncStream<ChangeBatch> {
+        broadcaster.subscribe()
+    }
+}
