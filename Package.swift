@@ -54,7 +54,11 @@ let package = Package(
         ),
         .testTarget(
             name: "RequestKitTests",
-            dependencies: [.product(name: "RequestKit", package: "RequestKit")],
+            dependencies: [
+                .product(name: "RequestKit", package: "RequestKit"),
+                .product(name: "RequestKitAsyncHTTPClient", package: "RequestKit"),
+                .product(name: "RequestKitTesting", package: "RequestKit"),
+            ],
             path: "Packages/RequestKit/Tests/RequestKitTests",
             swiftSettings: sharedSwiftSettings
         ),

@@ -16,19 +16,69 @@ let package = Package(
     name: "RequestKit",
     platforms: [.macOS(.v15)],
     products: [
-        .library(name: "RequestKit", targets: ["RequestKit"])
+        .library(name: "RequestKit", targets: ["RequestKit"]),
+        .library(name: "RequestKitAsyncHTTPClient", targets: ["RequestKitAsyncHTTPClient"]),
+        .library(name: "RequestKitTesting", targets: ["RequestKitTesting"]),
     ],
     dependencies: [
         // Shared value types: JSONValue, media types, coder settings.
-        .package(path: "../ModelKit")
+        .package(path: "../ModelKit"),
+        // HTTP field types for request and response values.
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // Logging through a handed-in Logger; metrics per endpoint and status.
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        // The transport.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // Event loops, HTTP/1 server for the test server, TLS and pinning.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // SHA-256 of pinned certificates and public keys.
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         .target(
             name: "RequestKit",
-            dependencies: [.product(name: "ModelKit", package: "ModelKit")],
+            dependencies: [
+                .product(name: "ModelKit", package: "ModelKit"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
             swiftSettings: sharedSwiftSettings
         ),
-        .testTarget(name: "RequestKitTests", dependencies: ["RequestKit"], swiftSettings: sharedSwiftSettings),
+        .target(
+            name: "RequestKitAsyncHTTPClient",
+            dependencies: [
+                "RequestKit",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .target(
+            name: "RequestKitTesting",
+            dependencies: [
+                "RequestKit",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .testTarget(
+            name: "RequestKitTests",
+            dependencies: ["RequestKit", "RequestKitAsyncHTTPClient", "RequestKitTesting"],
+            swiftSettings: sharedSwiftSettings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

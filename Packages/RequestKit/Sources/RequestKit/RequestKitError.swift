@@ -1,35 +1,105 @@
+public import Foundation
+
 /// An error raised by RequestKit.
 ///
-/// Errors are values with a stable ``code`` and a short, bounded description. New codes may be added in minor
-/// releases, so switch over ``code`` with a `default` case or compare with the static members.
-public struct RequestKitError: Error, Sendable, Hashable, CustomStringConvertible {
+/// Errors are values with a stable ``code``, the context they happened in (the operation, the URL, the HTTP status,
+/// the underlying error) and a short, bounded description. New codes may be added in minor releases, so switch over
+/// ``code`` with a `default` case or compare with the static members.
+public struct RequestKitError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, without the details.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private enum Value: Sendable, Hashable {
+        private enum Value: String, Sendable, Hashable {
             case invalidEnvironment
             case invalidPath
+            case invalidRequest
+            case refused
+            case transportFailed
+            case cancelled
+            case timedOut
+            case unacceptableStatus
+            case unacceptableContentType
+            case decodingFailed
+            case bodyTooLarge
+            case fileSystem
+            case shutDown
+            case pinningFailed
+            case tooManyRedirects
+            case offline
         }
         private let value: Value
+        private init(_ value: Value) { self.value = value }
 
         /// An environment's name or base URL is not usable.
-        public static let invalidEnvironment = Code(value: .invalidEnvironment)
+        public static let invalidEnvironment = Code(.invalidEnvironment)
         /// A request path does not resolve against the environment.
-        public static let invalidPath = Code(value: .invalidPath)
+        public static let invalidPath = Code(.invalidPath)
+        /// The request cannot be sent as described (for example an upload with a method that has no body).
+        public static let invalidRequest = Code(.invalidRequest)
+        /// A request decorator refused to let the request go out.
+        public static let refused = Code(.refused)
+        /// The transport failed to deliver the request or to receive the response.
+        public static let transportFailed = Code(.transportFailed)
+        /// The request was cancelled through its token, its task, or an environment switch.
+        public static let cancelled = Code(.cancelled)
+        /// The request took longer than its timeout allowed.
+        public static let timedOut = Code(.timedOut)
+        /// The server answered with a status code the request does not accept.
+        public static let unacceptableStatus = Code(.unacceptableStatus)
+        /// The server answered with a content type the request does not accept or cannot decode.
+        public static let unacceptableContentType = Code(.unacceptableContentType)
+        /// The response body could not be decoded into the requested type.
+        public static let decodingFailed = Code(.decodingFailed)
+        /// The response body is larger than the request allows to hold in memory.
+        public static let bodyTooLarge = Code(.bodyTooLarge)
+        /// A file could not be read, written or moved.
+        public static let fileSystem = Code(.fileSystem)
+        /// The client or transport was shut down.
+        public static let shutDown = Code(.shutDown)
+        /// The server's certificate matches none of the pins of its host; no request was sent on the connection.
+        public static let pinningFailed = Code(.pinningFailed)
+        /// The redirect limit was reached or the redirects form a cycle.
+        public static let tooManyRedirects = Code(.tooManyRedirects)
+        /// The reachability monitor reports the environment's host as unreachable; nothing was sent.
+        public static let offline = Code(.offline)
 
-        public var description: String {
-            switch value {
-            case .invalidEnvironment: "invalidEnvironment"
-            case .invalidPath: "invalidPath"
-            }
-        }
+        public var description: String { value.rawValue }
     }
 
     /// The kind of error.
     public let code: Code
-    /// The environment name or path the error is about.
+    /// The environment name, path or URL the error is about.
     public let subject: String
-    /// Why the input was refused.
+    /// Why it failed, in a short sentence.
     public let reason: String
+    /// The operation that failed: an endpoint name or `"METHOD path"`.
+    public var operation: String?
+    /// The URL of the request, when it was resolved.
+    public var url: URL?
+    /// The HTTP status of the response, when one arrived.
+    public var status: Int?
+    /// The error that caused this one, if any.
+    public var underlying: (any Error)?
+    /// The decoded error body the server sent with an unacceptable status, if one was decoded.
+    public var errorBody: (any Sendable)?
+
+    /// Creates an error. Prefer the static factories.
+    public init(
+        code: Code,
+        subject: String,
+        reason: String,
+        operation: String? = nil,
+        url: URL? = nil,
+        status: Int? = nil,
+        underlying: (any Error)? = nil
+    ) {
+        self.code = code
+        self.subject = subject
+        self.reason = reason
+        self.operation = operation
+        self.url = url
+        self.status = status
+        self.underlying = underlying
+    }
 
     /// An environment's name or base URL is not usable.
     public static func invalidEnvironment(name: String, reason: String) -> RequestKitError {
@@ -41,8 +111,19 @@ public struct RequestKitError: Error, Sendable, Hashable, CustomStringConvertibl
         RequestKitError(code: .invalidPath, subject: path, reason: reason)
     }
 
+    /// The server's error body decoded as `type`, when one was decoded with that type.
+    public func errorBody<Body>(as type: Body.Type) -> Body? {
+        errorBody as? Body
+    }
+
     public var description: String {
         let shown = subject.count > 80 ? subject.prefix(77) + "..." : Substring(subject)
-        return "\(code): \"\(shown)\": \(reason)"
+        var text = "\(code): \"\(shown)\": \(reason)"
+        if let status { text += " (status \(status))" }
+        if let underlying {
+            let detail = String(describing: underlying)
+            text += ": " + (detail.count > 160 ? detail.prefix(157) + "..." : Substring(detail))
+        }
+        return text
     }
 }

@@ -1,0 +1,35 @@
+public import Foundation
+public import HTTPTypes
+
+/// A request as a transport sends it: method, absolute URL, header fields and an optional body.
+public struct ClientRequest: Sendable {
+    /// The HTTP method.
+    public var method: HTTPRequest.Method
+    /// The absolute URL, resolved against the environment in force when the request was sent.
+    public var url: URL
+    /// The header fields.
+    public var headerFields: HTTPFields
+    /// The body, if any.
+    public var body: RequestBody?
+    /// Timeouts for this request.
+    public var timeouts: Timeouts
+    /// A short name of the operation for logs, metrics and errors (an endpoint name or `"METHOD path"`).
+    public var operation: String
+
+    /// Creates a request.
+    public init(
+        method: HTTPRequest.Method,
+        url: URL,
+        headerFields: HTTPFields = [:],
+        body: RequestBody? = nil,
+        timeouts: Timeouts = Timeouts(),
+        operation: String? = nil
+    ) {
+        self.method = method
+        self.url = url
+        self.headerFields = headerFields
+        self.body = body
+        self.timeouts = timeouts
+        self.operation = operation ?? "\(method.rawValue) \(url.path)"
+    }
+}

@@ -1,0 +1,95 @@
+public import Foundation
+import ModelKit
+
+/// Decodes response bodies by media type into ``ResponseContent``.
+///
+/// The standard registry decodes `application/json` and every `+json` type to ``ResponseContent/json(_:)``,
+/// `text/*` to ``ResponseContent/text(_:)``, `application/x-www-form-urlencoded` to ``ResponseContent/form(_:)``,
+/// and everything else, `application/octet-stream` included, to ``ResponseContent/data(_:)``. Register handlers
+/// for your own types; the most recently registered matching handler wins, and exact types beat wildcards.
+///
+/// ```swift
+/// var decoders = DecoderRegistry.standard
+/// decoders.register("text/csv") { data, _ in
+///     .custom(CSV(parsing: data))
+/// }
+/// ```
+public struct DecoderRegistry: Sendable {
+    /// Decodes a body. The second argument is the response's `Content-Type` value.
+    public typealias Handler = @Sendable (Data, String) throws -> ResponseContent
+
+    private var handlers: [(pattern: String, handler: Handler)] = []
+
+    /// A registry with no handlers: every body becomes ``ResponseContent/data(_:)``.
+    public static var empty: DecoderRegistry { DecoderRegistry() }
+
+    /// The registry with JSON, text and form handlers.
+    public static var standard: DecoderRegistry {
+        var registry = DecoderRegistry()
+        registry.register("text/*") { data, contentType in
+            .text(try Self.text(from: data, contentType: contentType))
+        }
+        registry.register("application/x-www-form-urlencoded") { data, contentType in
+            .form(FormField.decode(try Self.text(from: data, contentType: contentType)))
+        }
+        registry.register("application/json") { data, _ in
+            .json(try JSONValue(parsing: data))
+        }
+        return registry
+    }
+
+    private init() {}
+
+    /// Registers a handler for a media type pattern such as `text/csv`, `image/*` or `*/*`.
+    public mutating func register(_ pattern: String, handler: @escaping Handler) {
+        handlers.append((pattern.lowercased(), handler))
+    }
+
+    /// Whether some handler other than the raw-data fallback accepts this content type.
+    public func canDecode(contentType: String) -> Bool {
+        guard let name = MediaTypeName(contentType) else { return false }
+        return handler(for: name) != nil
+    }
+
+    /// Decodes `data` sent with `contentType` (a missing content type is decoded as raw data).
+    ///
+    /// - Throws: whatever the handler throws; the client wraps it into ``RequestKitError/Code/decodingFailed``.
+    public func decode(_ data: Data, contentType: String?) throws -> ResponseContent {
+        guard let contentType, let name = MediaTypeName(contentType), let handler = handler(for: name) else {
+            return .data(data)
+        }
+        return try handler(data, contentType)
+    }
+
+    private func handler(for name: MediaTypeName) -> Handler? {
+        var wildcard: Handler?
+        for (pattern, handler) in handlers.reversed() {
+            if pattern == name.essence { return handler }
+            if wildcard == nil, pattern.contains("*"), name.matches(pattern) { wildcard = handler }
+        }
+        if let suffix = name.suffix, let structured = handlers.last(where: { $0.pattern == "application/\(suffix)" }) {
+            return structured.handler
+        }
+        return wildcard
+    }
+
+    /// Decodes text with the charset of `contentType`; UTF-8 when none is named.
+    static func text(from data: Data, contentType: String) throws -> String {
+        let charset = MediaTypeName(contentType)?.charset ?? "utf-8"
+        let encoding: String.Encoding =
+            switch charset {
+            case "iso-8859-1", "latin1": .isoLatin1
+            case "us-ascii", "ascii": .ascii
+            case "utf-16": .utf16
+            default: .utf8
+            }
+        guard let text = String(data: data, encoding: encoding) else {
+            throw RequestKitError(
+                code: .decodingFailed,
+                subject: contentType,
+                reason: "the text is not valid \(charset)"
+            )
+        }
+        return text
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import HTTPTypes
+public import Logging
+
+/// Logs every request's start and finish to the logger it is handed, with secrets redacted.
+///
+/// Starts are logged at `debug`, successful finishes at `info` and failures at `warning`, each with the
+/// operation, method, URL, status, duration and byte counts as metadata.
+public struct LoggingObserver: RequestObserver {
+    private let logger: Logger
+
+    /// Creates an observer that logs to `logger`.
+    public init(logger: Logger) {
+        self.logger = logger
+    }
+
+    public func requestStarted(_ event: RequestStarted) {
+        logger.debug(
+            "request started",
+            metadata: [
+                "request.id": "\(event.id)",
+                "request.operation": "\(event.operation)",
+                "request.method": "\(event.method.rawValue)",
+                "request.url": "\(event.url.absoluteString)",
+                "request.headers": "\(event.redactedHeaderFields.map { "\($0.name): \($0.value)" })",
+            ]
+        )
+    }
+
+    public func requestFinished(_ event: RequestFinished) {
+        var metadata: Logger.Metadata = [
+            "request.id": "\(event.id)",
+            "request.operation": "\(event.operation)",
+            "request.method": "\(event.method.rawValue)",
+            "request.url": "\(event.url.absoluteString)",
+            "request.duration": "\(event.duration)",
+            "response.bytes": "\(event.bytesReceived)",
+        ]
+        if let status = event.status { metadata["response.status"] = "\(status)" }
+        if let error = event.error {
+            metadata["error"] = "\(error)"
+            logger.warning("request failed", metadata: metadata)
+        } else {
+            logger.info("request finished", metadata: metadata)
+        }
+    }
+}

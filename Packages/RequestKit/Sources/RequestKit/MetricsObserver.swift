@@ -1,0 +1,31 @@
+import HTTPTypes
+import Metrics
+
+/// Records requests through swift-metrics, dimensioned by operation and status.
+///
+/// Records a timer `<label>.duration` and a counter `<label>.requests`, both with the dimensions `operation`,
+/// `method` and `status` (the status code, or `error` when no response arrived), and a counter
+/// `<label>.bytes_received`.
+public struct MetricsObserver: RequestObserver {
+    private let label: String
+
+    /// Creates an observer recording under `label` (default `requestkit`).
+    public init(label: String = "requestkit") {
+        self.label = label
+    }
+
+    public func requestStarted(_ event: RequestStarted) {}
+
+    public func requestFinished(_ event: RequestFinished) {
+        let dimensions = [
+            ("operation", event.operation),
+            ("method", event.method.rawValue),
+            ("status", event.status.map(String.init) ?? "error"),
+        ]
+        let (seconds, attoseconds) = event.duration.components
+        Timer(label: "\(label).duration", dimensions: dimensions)
+            .recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        Counter(label: "\(label).requests", dimensions: dimensions).increment()
+        Counter(label: "\(label).bytes_received", dimensions: dimensions).increment(by: Int(event.bytesReceived))
+    }
+}

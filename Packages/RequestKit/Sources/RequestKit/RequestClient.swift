@@ -1,0 +1,274 @@
+public import Foundation
+public import HTTPTypes
+import Synchronization
+
+/// The data request service: sends requests to the current environment through the middleware chain and a
+/// transport, validates and decodes the responses.
+///
+/// One client is typically shared by the whole application. It is a value holding only immutable configuration,
+/// so it can be used from any task or thread; callbacks run on the completion queue each call names.
+///
+/// ```swift
+/// let client = RequestClient(environment: environments, transport: transport)
+/// let vehicles = try await client.get("vehicles", parameters: ["make": "volvo"], as: [Vehicle].self)
+/// ```
+public struct RequestClient: Sendable {
+    /// Settings shared by every request of a client.
+    public struct Configuration: Sendable {
+        /// Middleware in order; the first is the outermost.
+        public var middleware: [any Middleware] = []
+        /// Observers told about every request.
+        public var observers: [any RequestObserver] = []
+        /// Decoders by media type for ``ResponseContent``.
+        public var decoders: DecoderRegistry = .standard
+        /// Header fields added to every request (a request's own fields win).
+        public var headerFields: HTTPFields = [:]
+        /// Timeouts of requests that set none of their own.
+        public var timeouts = Timeouts()
+        /// The largest response body decoded in memory; larger bodies fail with
+        /// ``RequestKitError/Code/bodyTooLarge`` (downloads are not limited).
+        public var maximumBodySize = 64 * 1024 * 1024
+        /// What happens to requests in flight when the environment switches.
+        public var inFlightPolicy = InFlightPolicy.finish
+        /// Makes the JSON decoder for models; by default ISO 8601 dates with optional fractional seconds.
+        public var makeJSONDecoder: @Sendable () -> JSONDecoder = { JSONCoding.makeDecoder() }
+        /// Makes the JSON encoder for `Encodable` bodies; by default ISO 8601 dates with fractional seconds.
+        public var makeJSONEncoder: @Sendable () -> JSONEncoder = { JSONCoding.makeEncoder() }
+
+        /// Creates the default configuration.
+        public init() {}
+    }
+
+    /// Where requests go.
+    public let environment: any EnvironmentProvider
+    /// The settings of every request.
+    public let configuration: Configuration
+    private let chain: MiddlewareChain
+    private let counter: RequestCounter
+
+    /// Creates a client.
+    public init(
+        environment: any EnvironmentProvider,
+        transport: any Transport,
+        configuration: Configuration = Configuration()
+    ) {
+        self.environment = environment
+        self.configuration = configuration
+        self.chain = MiddlewareChain(middleware: configuration.middleware, transport: transport)
+        self.counter = RequestCounter()
+    }
+
+    /// Sends a fully built request through the middleware chain and returns the response with its body unread.
+    ///
+    /// This is the lowest level of the client: no environment, validation or decoding. Observers are not told.
+    public func send(_ request: ClientRequest) async throws -> ClientResponse {
+        try await chain.send(request)
+    }
+
+    // MARK: - Running requests
+
+    /// What a response handler returns: the value, and how many body bytes it read.
+    struct Outcome<Value: Sendable>: Sendable {
+        var value: Value
+        var bytesReceived: Int64
+    }
+
+    /// Runs a described request and hands the response to `handle`, with events, limits and error context.
+    func run<Value: Sendable>(
+        _ descriptor: RequestDescriptor,
+        handle: @escaping @Sendable (ClientResponse) async throws -> Outcome<Value>
+    ) async throws(RequestKitError) -> Value {
+        let operation = descriptor.operationName
+        let environment = self.environment.currentEnvironment
+        let url: URL
+        do {
+            url = try descriptor.url(in: environment)
+        } catch {
+            throw error.adding(operation: operation, url: nil)
+        }
+        var headerFields = configuration.headerFields
+        for field in descriptor.headerFields {
+            headerFields[fields: field.name] = []
+        }
+        headerFields.append(contentsOf: descriptor.headerFields)
+        let timeouts = descriptor.timeouts ?? configuration.timeouts
+        let request = ClientRequest(
+            method: descriptor.method,
+            url: url,
+            headerFields: headerFields,
+            body: descriptor.body,
+            timeouts: timeouts,
+            operation: operation
+        )
+
+        let id = counter.next()
+        let observers = configuration.observers
+        let shownURL = observers.isEmpty ? url : Redaction.redact(url)
+        if !observers.isEmpty {
+            let event = RequestStarted(
+                id: id,
+                operation: operation,
+                method: request.method,
+                url: shownURL,
+                redactedHeaderFields: Redaction.redact(headerFields)
+            )
+            for observer in observers { observer.requestStarted(event) }
+        }
+        let started = ContinuousClock.now
+        let status = Mutex<Int?>(nil)
+        let chain = self.chain
+        do {
+            let outcome = try await withLimits(overall: timeouts.overall, sentTo: environment) {
+                let response = try await chain.send(request)
+                status.withLock { $0 = response.status.code }
+                return try await handle(response)
+            }
+            if !observers.isEmpty {
+                let event = RequestFinished(
+                    id: id,
+                    operation: operation,
+                    method: request.method,
+                    url: shownURL,
+                    duration: ContinuousClock.now - started,
+                    status: status.withLock { $0 },
+                    bytesSent: request.body?.length,
+                    bytesReceived: outcome.bytesReceived,
+                    error: nil
+                )
+                for observer in observers { observer.requestFinished(event) }
+            }
+            return outcome.value
+        } catch {
+            var wrapped = RequestKitError.wrapping(error, operation: operation, url: url)
+            if wrapped.status == nil { wrapped.status = status.withLock { $0 } }
+            if !observers.isEmpty {
+                let event = RequestFinished(
+                    id: id,
+                    operation: operation,
+                    method: request.method,
+                    url: shownURL,
+                    duration: ContinuousClock.now - started,
+                    status: wrapped.status,
+                    bytesSent: request.body?.length,
+                    bytesReceived: 0,
+                    error: wrapped
+                )
+                for observer in observers { observer.requestFinished(event) }
+            }
+            throw wrapped
+        }
+    }
+
+    /// Runs a described request and decodes its body in memory.
+    func perform<Value: Sendable>(
+        _ descriptor: RequestDescriptor,
+        decoding: ResponseDecoding<Value>
+    ) async throws(RequestKitError) -> DecodedResponse<Value> {
+        let configuration = self.configuration
+        let validation = descriptor.validation
+        let method = descriptor.method
+        return try await run(descriptor) { response in
+            let data = try await response.body.collect(upTo: configuration.maximumBodySize)
+            let status = response.status.code
+            guard validation.accepts(status: status) else {
+                var error = RequestKitError(
+                    code: .unacceptableStatus,
+                    subject: response.url.absoluteString,
+                    reason: "the server answered \(status) \(response.status.reasonPhrase)",
+                    status: status
+                )
+                if let decodeErrorBody = validation.errorBodyDecoder, !data.isEmpty {
+                    error.errorBody = decodeErrorBody(data, configuration.makeJSONDecoder())
+                }
+                throw error
+            }
+            let contentType = response.contentType
+            if !data.isEmpty, !validation.accepts(contentType: contentType) {
+                throw RequestKitError(
+                    code: .unacceptableContentType,
+                    subject: contentType ?? "no content type",
+                    reason: "the request does not accept this content type",
+                    status: status
+                )
+            }
+            let input = DecodingInput(
+                status: status,
+                contentType: contentType,
+                data: data,
+                method: method,
+                registry: configuration.decoders,
+                makeDecoder: configuration.makeJSONDecoder
+            )
+            let value = try decoding.decode(input)
+            return Outcome(
+                value: DecodedResponse(
+                    value: value,
+                    status: response.status,
+                    headerFields: response.headerFields,
+                    url: response.url
+                ),
+                bytesReceived: Int64(data.count)
+            )
+        }
+    }
+
+    /// Runs `operation` under the overall timeout and the in-flight policy.
+    private func withLimits<Value: Sendable>(
+        overall: Duration?,
+        sentTo environment: ServiceEnvironment,
+        _ operation: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        let watchesEnvironment = configuration.inFlightPolicy == .cancel
+        guard overall != nil || watchesEnvironment else {
+            return try await operation()
+        }
+        let provider = self.environment
+        return try await withThrowingTaskGroup(of: Value?.self) { group in
+            group.addTask { try await operation() }
+            if let overall {
+                group.addTask {
+                    try await Task.sleep(for: overall)
+                    throw RequestKitError(
+                        code: .timedOut,
+                        subject: environment.name,
+                        reason: "the request took longer than \(overall)"
+                    )
+                }
+            }
+            if watchesEnvironment {
+                group.addTask {
+                    let changes = provider.changes()
+                    var switched = provider.currentEnvironment
+                    if switched == environment {
+                        for await next in changes where next != environment {
+                            switched = next
+                            break
+                        }
+                    }
+                    guard switched != environment, !Task.isCancelled else { return nil }
+                    throw RequestKitError(
+                        code: .cancelled,
+                        subject: environment.name,
+                        reason: "the environment switched to \(switched.name)"
+                    )
+                }
+            }
+            while let next = try await group.next() {
+                if let value = next {
+                    group.cancelAll()
+                    return value
+                }
+            }
+            throw CancellationError()
+        }
+    }
+}
+
+/// Hands out request numbers unique within a client.
+final class RequestCounter: Sendable {
+    private let value = Atomic<UInt64>(0)
+
+    func next() -> UInt64 {
+        value.add(1, ordering: .relaxed).newValue
+    }
+}

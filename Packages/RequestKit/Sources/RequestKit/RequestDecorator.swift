@@ -1,0 +1,44 @@
+import Foundation
+
+/// A middleware that changes a request just before it is sent, or refuses to send it.
+///
+/// This is the hook for adding a fresh token or a signature. A decorator that throws stops the request before it
+/// reaches the transport; an error that is not a ``RequestKitError`` is reported as ``RequestKitError/Code/refused``
+/// with the thrown error as its underlying error.
+///
+/// ```swift
+/// let auth = RequestDecorator { request in
+///     guard let token = await tokens.current() else { throw NotSignedIn() }
+///     request.headerFields[.authorization] = "Bearer \(token)"
+/// }
+/// ```
+public struct RequestDecorator: Middleware {
+    private let decorate: @Sendable (inout ClientRequest) async throws -> Void
+
+    /// Creates a decorator from a closure that edits the request in place.
+    public init(_ decorate: @escaping @Sendable (inout ClientRequest) async throws -> Void) {
+        self.decorate = decorate
+    }
+
+    public func intercept(
+        _ request: ClientRequest,
+        next: @Sendable (ClientRequest) async throws -> ClientResponse
+    ) async throws -> ClientResponse {
+        var decorated = request
+        do {
+            try await decorate(&decorated)
+        } catch let error as RequestKitError {
+            throw error
+        } catch {
+            throw RequestKitError(
+                code: .refused,
+                subject: request.url.absoluteString,
+                reason: "a request decorator refused the request",
+                operation: request.operation,
+                url: request.url,
+                underlying: error
+            )
+        }
+        return try await next(decorated)
+    }
+}

@@ -1,0 +1,9 @@
+/// Told when each request starts and finishes: for logs, metrics and progress displays.
+///
+/// Observers are called synchronously on the task that runs the request; keep them quick and hand slow work off.
+public protocol RequestObserver: Sendable {
+    /// A request is about to go through the middleware chain.
+    func requestStarted(_ event: RequestStarted)
+    /// A request finished, successfully or not.
+    func requestFinished(_ event: RequestFinished)
+}

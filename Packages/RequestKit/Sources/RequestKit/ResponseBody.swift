@@ -1,0 +1,76 @@
+public import Foundation
+
+/// The body of a response as an asynchronous sequence of chunks, consumed once.
+///
+/// Transports hand bodies over as they arrive, so a download never holds the whole body in memory. Cancelling the
+/// task that iterates the body stops the transfer.
+public struct ResponseBody: AsyncSequence, Sendable {
+    public typealias Element = Data
+    public typealias Failure = any Error
+
+    private let makeIteratorBody: @Sendable () -> AsyncIterator
+
+    /// The iterator of a response body.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        private var base: any AsyncIteratorProtocol<Data, any Error>
+
+        init(base: any AsyncIteratorProtocol<Data, any Error>) {
+            self.base = base
+        }
+
+        public mutating func next() async throws -> Data? {
+            try await base.next()
+        }
+    }
+
+    /// A body that wraps any sequence of chunks.
+    public init<Chunks: AsyncSequence & Sendable>(_ chunks: Chunks) where Chunks.Element == Data {
+        makeIteratorBody = {
+            AsyncIterator(base: ErasedIterator(base: chunks.makeAsyncIterator()))
+        }
+    }
+
+    /// A body whose bytes are already in memory.
+    public init(data: Data) {
+        self.init(
+            AsyncThrowingStream<Data, any Error> { continuation in
+                if !data.isEmpty { continuation.yield(data) }
+                continuation.finish()
+            }
+        )
+    }
+
+    /// An empty body.
+    public static var empty: ResponseBody { ResponseBody(data: Data()) }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        makeIteratorBody()
+    }
+
+    /// Collects the whole body into memory.
+    ///
+    /// - Parameter limit: the most bytes to accept.
+    /// - Throws: ``RequestKitError/Code/bodyTooLarge`` when the body is longer than `limit`, or the transport's error.
+    public func collect(upTo limit: Int) async throws -> Data {
+        var collected = Data()
+        for try await chunk in self {
+            guard collected.count + chunk.count <= limit else {
+                throw RequestKitError(
+                    code: .bodyTooLarge,
+                    subject: "response body",
+                    reason: "the body is larger than the limit of \(limit) bytes"
+                )
+            }
+            collected.append(chunk)
+        }
+        return collected
+    }
+}
+
+/// Wraps a concrete iterator so its `Failure` is `any Error`.
+private struct ErasedIterator<Base: AsyncIteratorProtocol>: AsyncIteratorProtocol where Base.Element == Data {
+    var base: Base
+    mutating func next() async throws -> Data? {
+        try await base.next()
+    }
+}

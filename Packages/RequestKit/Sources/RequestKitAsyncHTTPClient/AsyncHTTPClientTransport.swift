@@ -1,0 +1,210 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+public import Logging
+import NIOCore
+import NIOHTTP1
+public import NIOSSL
+public import RequestKit
+
+/// The RequestKit transport over AsyncHTTPClient.
+///
+/// It owns its `HTTPClient` and must be shut down with ``shutdown()`` (or used through
+/// ``withTransport(configuration:logger:_:)``, which does it). Pins of a ``PinningPolicy`` are checked on every new
+/// TLS connection right after the handshake, before any request is written to it.
+public final class AsyncHTTPClientTransport: Transport {
+    /// How the transport connects.
+    public struct Configuration: Sendable {
+        /// The longest time to establish a connection.
+        public var connectTimeout: Duration = .seconds(10)
+        /// The longest time without receiving a byte, once connected; a stalled body fails after it.
+        public var readTimeout: Duration? = .seconds(60)
+        /// The per-attempt deadline (until the response head) when a request sets none.
+        public var requestTimeout: Duration = .seconds(60)
+        /// The most redirects followed; `0` follows none and returns the redirect response.
+        /// Cross-origin redirects drop `Authorization`, `Proxy-Authorization` and `Cookie`.
+        public var maximumRedirects = 5
+        /// TLS settings (trust roots, minimum version); `nil` uses the system trust store.
+        public var tls: TLSConfiguration?
+        /// Certificate or public-key pins, per host.
+        public var pinning = PinningPolicy()
+        /// Connections kept per host.
+        public var maximumConnectionsPerHost = 8
+
+        /// Creates the default configuration.
+        public init() {}
+    }
+
+    private let client: HTTPClient
+    private let logger: Logger?
+    private let requestTimeout: TimeAmount
+    private let pinning: PinningPolicy
+
+    /// Creates a transport with its own `HTTPClient`. Call ``shutdown()`` when done.
+    public init(configuration: Configuration = Configuration(), logger: Logger? = nil) {
+        var settings = HTTPClient.Configuration()
+        settings.timeout = HTTPClient.Configuration.Timeout(
+            connect: TimeAmount(configuration.connectTimeout),
+            read: configuration.readTimeout.map(TimeAmount.init)
+        )
+        settings.redirectConfiguration =
+            configuration.maximumRedirects > 0
+            ? .follow(max: configuration.maximumRedirects, allowCycles: false) : .disallow
+        settings.tlsConfiguration = configuration.tls
+        settings.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = configuration.maximumConnectionsPerHost
+        settings.decompression = .disabled
+        if !configuration.pinning.isEmpty {
+            // A failed pin is final: retrying the connection would only hit the same certificate again.
+            settings.connectionPool.retryConnectionEstablishment = false
+            let verifier = PinVerifier(policy: configuration.pinning)
+            settings.http1_1ConnectionDebugInitializer = { channel in verifier.verify(channel) }
+            settings.http2ConnectionDebugInitializer = { channel in verifier.verify(channel) }
+        }
+        if let logger {
+            client = HTTPClient(
+                eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+                configuration: settings,
+                backgroundActivityLogger: logger
+            )
+        } else {
+            client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: settings)
+        }
+        self.logger = logger
+        self.requestTimeout = TimeAmount(configuration.requestTimeout)
+        self.pinning = configuration.pinning
+    }
+
+    /// Creates a transport, runs `body` with it, and shuts it down.
+    public static func withTransport<Result>(
+        configuration: Configuration = Configuration(),
+        logger: Logger? = nil,
+        _ body: (AsyncHTTPClientTransport) async throws -> Result
+    ) async throws -> Result {
+        let transport = AsyncHTTPClientTransport(configuration: configuration, logger: logger)
+        do {
+            let result = try await body(transport)
+            try await transport.shutdown()
+            return result
+        } catch {
+            try? await transport.shutdown()
+            throw error
+        }
+    }
+
+    /// Closes every connection. Requests sent after it fail with ``RequestKitError/Code/shutDown``.
+    public func shutdown() async throws {
+        try await client.shutdown()
+    }
+
+    public func send(_ request: ClientRequest) async throws -> ClientResponse {
+        if request.url.scheme?.lowercased() != "https", let host = request.url.host,
+            !pinning.pins(for: host).isEmpty
+        {
+            throw RequestKitError(
+                code: .pinningFailed,
+                subject: request.url.absoluteString,
+                reason: "a pinned host is reached only over https",
+                operation: request.operation,
+                url: request.url
+            )
+        }
+        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
+        outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(request.headerFields.count)
+        for field in request.headerFields {
+            headers.add(name: field.name.rawName, value: field.value)
+        }
+        outgoing.headers = headers
+        if let body = request.body {
+            if let data = body.data {
+                outgoing.body = .bytes(ByteBuffer(bytes: data))
+            } else {
+                let chunks = body.chunks().map { ByteBuffer(bytes: $0) }
+                outgoing.body = .stream(chunks, length: body.length.map { .known($0) } ?? .unknown)
+            }
+        }
+        let timeout = request.timeouts.perAttempt.map(TimeAmount.init) ?? requestTimeout
+        let response: HTTPClientResponse
+        do {
+            response = try await client.execute(outgoing, timeout: timeout, logger: logger)
+        } catch {
+            throw Self.map(error, request: request)
+        }
+        var fields = HTTPFields()
+        for header in response.headers {
+            if let name = HTTPField.Name(header.name) {
+                fields.append(HTTPField(name: name, value: header.value))
+            }
+        }
+        let url = response.history.last.flatMap { URL(string: $0.request.url) } ?? request.url
+        return ClientResponse(
+            status: HTTPResponse.Status(code: Int(response.status.code)),
+            headerFields: fields,
+            body: ResponseBody(MappedBody(base: response.body, request: request)),
+            url: url
+        )
+    }
+
+    static func map(_ error: any Error, request: ClientRequest) -> RequestKitError {
+        if let error = error as? RequestKitError { return error }
+        let subject = request.url.absoluteString
+        func make(_ code: RequestKitError.Code, _ reason: String) -> RequestKitError {
+            RequestKitError(
+                code: code,
+                subject: subject,
+                reason: reason,
+                operation: request.operation,
+                url: request.url,
+                underlying: error
+            )
+        }
+        if error is CancellationError { return make(.cancelled, "the request was cancelled") }
+        if let pinning = error as? PinningFailure { return make(.pinningFailed, pinning.reason) }
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .cancelled: return make(.cancelled, "the request was cancelled")
+            case .deadlineExceeded: return make(.timedOut, "no response before the deadline")
+            case .readTimeout: return make(.timedOut, "the server stopped sending")
+            case .connectTimeout: return make(.timedOut, "the connection was not established in time")
+            case .redirectLimitReached: return make(.tooManyRedirects, "the redirect limit was reached")
+            case .redirectCycleDetected: return make(.tooManyRedirects, "the redirects form a cycle")
+            case .alreadyShutdown: return make(.shutDown, "the transport was shut down")
+            default: return make(.transportFailed, "the transport failed")
+            }
+        }
+        return make(.transportFailed, "the transport failed")
+    }
+}
+
+/// Response body chunks as `Data`, with transport errors mapped to `RequestKitError`.
+private struct MappedBody: AsyncSequence, Sendable {
+    typealias Element = Data
+    let base: HTTPClientResponse.Body
+    let request: ClientRequest
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var base: HTTPClientResponse.Body.AsyncIterator
+        let request: ClientRequest
+
+        mutating func next() async throws -> Data? {
+            do {
+                guard let buffer = try await base.next() else { return nil }
+                return Data(buffer.readableBytesView)
+            } catch {
+                throw AsyncHTTPClientTransport.map(error, request: request)
+            }
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: base.makeAsyncIterator(), request: request)
+    }
+}
+
+extension TimeAmount {
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}
