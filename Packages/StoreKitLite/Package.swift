@@ -34,7 +34,11 @@ let package = Package(
         ),
         .target(
             name: "StoreKitLiteSQLite",
-            dependencies: ["StoreKitLite", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "StoreKitLite",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             swiftSettings: sharedSwiftSettings
         ),
         .target(

@@ -7,7 +7,7 @@
 /// ```
 public struct Query<Root: Record>: Sendable {
     /// The condition records must meet.
-    public var predicate: Predicate<Root>
+    public var predicate: RecordPredicate<Root>
     /// The ordering keys, most significant first.
     public var sortKeys: [SortKey]
     /// The maximum number of records, or `nil` for all.
@@ -16,7 +16,7 @@ public struct Query<Root: Record>: Sendable {
     public var offset: Int
 
     /// Every record (or those matching `predicate`), in ID order.
-    public init(_ predicate: Predicate<Root> = .all) {
+    public init(_ predicate: RecordPredicate<Root> = .all) {
         self.predicate = predicate
         self.sortKeys = []
         self.limit = nil
@@ -24,7 +24,7 @@ public struct Query<Root: Record>: Sendable {
     }
 
     /// The query with another condition added with `AND`.
-    public func filter(_ predicate: Predicate<Root>) -> Query {
+    public func filter(_ predicate: RecordPredicate<Root>) -> Query {
         var copy = self
         copy.predicate = self.predicate.expression == .constant(true) ? predicate : self.predicate && predicate
         return copy
@@ -36,7 +36,7 @@ public struct Query<Root: Record>: Sendable {
         ascending: Bool = true
     ) -> Query {
         var copy = self
-        copy.sortKeys.append(SortKey(column: Predicate<Root>.reference(keyPath), ascending: ascending))
+        copy.sortKeys.append(SortKey(column: RecordPredicate<Root>.reference(keyPath), ascending: ascending))
         return copy
     }
 

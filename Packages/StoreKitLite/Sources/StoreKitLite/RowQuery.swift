@@ -3,7 +3,7 @@ public struct RowQuery: Sendable, Hashable {
     /// The entity queried.
     public var entity: EntityDescription
     /// The condition rows must meet.
-    public var predicate: PredicateExpression
+    public var predicate: StorePredicate
     /// The ordering keys; ties are broken by ID, ascending.
     public var sortKeys: [SortKey]
     /// The maximum number of rows, or `nil` for all.
@@ -13,7 +13,7 @@ public struct RowQuery: Sendable, Hashable {
 
     public init(
         entity: EntityDescription,
-        predicate: PredicateExpression = .constant(true),
+        predicate: StorePredicate = .constant(true),
         sortKeys: [SortKey] = [],
         limit: Int? = nil,
         offset: Int = 0

@@ -1,1 +1,174 @@
+public import Foundation
 import GRDB
+import GRDBSQLite
+public import StoreKitLite
+
+/// The SQLite backend, on GRDB: a `DatabasePool` in WAL mode (one writer, concurrent readers that a long write
+/// never blocks) for a file, or a single in-memory connection.
+///
+/// Hot paths bind and step GRDB's cached prepared statements through the raw SQLite handle; predicates become
+/// SQL with bound parameters only. Tables are `STRICT, WITHOUT ROWID`, keyed by the 16 bytes of the record ID.
+///
+/// The store is opened by ``migrate(to:)``, which a ``StoreKitLite/PersistenceService`` calls when it initializes:
+/// errors such as a corrupt file, an unwritable directory or a newer schema surface there, as typed errors, and
+/// the file is never modified or replaced.
+public final class SQLiteBackend: StoreBackend {
+    /// Where the database lives.
+    public enum Location: Sendable, Hashable {
+        /// A database file (created if missing) with its `-wal` and `-shm` companions.
+        case file(path: String)
+        /// A private in-memory database, gone when the backend is released.
+        case memory
+    }
+
+    /// How hard a commit works to survive power loss (SQLite's `synchronous`), chosen when the store is opened.
+    public enum Durability: Sendable, Hashable {
+        /// `synchronous = FULL`: every commit is fsync'd to the WAL before it returns.
+        case full
+        /// `synchronous = NORMAL`: a commit survives a process crash; the last commits may be lost on power loss.
+        case normal
+    }
+
+    /// Where the database lives.
+    public let location: Location
+    /// The durability every connection is opened with.
+    public let durability: Durability
+    /// A cap on the database size; writes beyond it fail with ``StoreKitLite/StoreError/Kind/diskFull``.
+    public let maximumSizeInBytes: Int?
+
+    private let writer = LockedState<(any DatabaseWriter)?>(nil)
+    private let broadcaster = CommitBroadcaster()
+
+    /// A backend for a database file; nothing is opened until the service initializes.
+    public convenience init(path: String, durability: Durability = .full, maximumSizeInBytes: Int? = nil) {
+        self.init(location: .file(path: path), durability: durability, maximumSizeInBytes: maximumSizeInBytes)
+    }
+
+    /// A backend at `location`; nothing is opened until the service initializes.
+    public init(location: Location, durability: Durability = .full, maximumSizeInBytes: Int? = nil) {
+        self.location = location
+        self.durability = durability
+        self.maximumSizeInBytes = maximumSizeInBytes
+    }
+
+    /// The durability SQLite reports for the writer connection (`PRAGMA synchronous`).
+    public func effectiveDurability() async throws(StoreError) -> Durability {
+        let level = try await write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? 0 }
+        return level >= 2 ? .full : .normal
+    }
+
+    // MARK: - StoreBackend
+
+    public func migrate(to model: StoreModel) async throws(StoreError) {
+        let database = try open()
+        do {
+            try await database.write { db in
+                try db.execute(
+                    sql: """
+                        CREATE TABLE IF NOT EXISTS storekitlite_migrations (
+                            position INTEGER PRIMARY KEY NOT NULL, name TEXT NOT NULL UNIQUE) STRICT
+                        """
+                )
+                let applied = try String.fetchAll(db, sql: "SELECT name FROM storekitlite_migrations ORDER BY position")
+                let pending = try model.pendingMigrations(afterApplied: applied)
+                var position = applied.count
+                for migration in pending {
+                    for step in migration.steps {
+                        try db.execute(sql: SQLSchema.statement(for: step))
+                    }
+                    try db.execute(
+                        sql: "INSERT INTO storekitlite_migrations (position, name) VALUES (?, ?)",
+                        arguments: [position, migration.name]
+                    )
+                    position += 1
+                }
+            }
+        } catch {
+            throw SQLiteErrors.map(error, operation: "migrate")
+        }
+    }
+
+    public func apply(_ batch: ChangeBatch) async throws(StoreError) {
+        guard !batch.isEmpty else { return }
+        try await write { db in try SQLiteWriter.apply(batch, in: db) }
+        broadcaster.publish(batch)
+    }
+
+    public func fetch(_ query: RowQuery) async throws(StoreError) -> [StoreRow] {
+        try query.validate()
+        let select = SQLQuery(query)
+        return try await read { db in
+            try SQLiteReader.rows(for: select, columnCount: query.entity.columns.count, in: db)
+        }
+    }
+
+    public func fetch(ids: [UUID], of entity: EntityDescription) async throws(StoreError) -> [StoreRow] {
+        guard !ids.isEmpty else { return [] }
+        return try await read { db in try SQLiteReader.rows(ids: ids, entity: entity, in: db) }
+    }
+
+    public func committedChanges() -> AsyncStream<ChangeBatch> {
+        broadcaster.subscribe()
+    }
+
+    // MARK: - Connections
+
+    private func open() throws(StoreError) -> any DatabaseWriter {
+        if let existing = writer.withLock({ $0 }) { return existing }
+        var configuration = Configuration()
+        let synchronous = durability == .full ? "FULL" : "NORMAL"
+        let maximumSize = maximumSizeInBytes
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
+            if let maximumSize {
+                let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
+                try db.execute(sql: "PRAGMA max_page_count = \(max(1, maximumSize / pageSize))")
+            }
+        }
+        configuration.busyMode = .timeout(10)
+        let database: any DatabaseWriter
+        do {
+            switch location {
+            case .file(let path):
+                let pool = try DatabasePool(path: path, configuration: configuration)
+                // Reading the schema makes SQLite parse the file now, so a corrupt file fails here.
+                _ = try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+                database = pool
+            case .memory:
+                database = try DatabaseQueue(configuration: configuration)
+            }
+        } catch {
+            throw SQLiteErrors.map(error, operation: "open")
+        }
+        return writer.withLock { current in
+            if let current { return current }
+            current = database
+            return database
+        }
+    }
+
+    private func database() throws(StoreError) -> any DatabaseWriter {
+        guard let database = writer.withLock({ $0 }) else {
+            throw StoreError(.notInitialized, detail: "the SQLite store is not open; migrate first")
+        }
+        return database
+    }
+
+    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        let database = try database()
+        do {
+            return try await database.write(body)
+        } catch {
+            throw SQLiteErrors.map(error, operation: "write")
+        }
+    }
+
+    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        let database = try database()
+        do {
+            return try await database.read(body)
+        } catch {
+            throw SQLiteErrors.map(error, operation: "read")
+        }
+    }
+}

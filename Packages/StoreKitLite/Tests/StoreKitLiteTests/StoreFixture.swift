@@ -1,10 +1,13 @@
 import Foundation
 import StoreKitLite
+import StoreKitLiteSQLite
 import StoreKitLiteTesting
 
 /// The backends every service-level test runs on.
 enum BackendKind: String, CaseIterable, CustomStringConvertible, Sendable {
     case memory
+    case sqliteFile
+    case sqliteMemory
 
     var description: String { rawValue }
 }
@@ -21,6 +24,17 @@ struct StoreFixture: Sendable {
         self.model = model
         switch kind {
         case .memory: backend = InMemoryBackend()
+        case .sqliteFile: backend = SQLiteBackend(path: folder.path("store.sqlite"))
+        case .sqliteMemory: backend = SQLiteBackend(location: .memory)
+        }
+    }
+
+    /// A fresh backend of this kind, in its own folder.
+    static func makeBackend(_ kind: BackendKind, folder: TemporaryFolder) -> any StoreBackend {
+        switch kind {
+        case .memory: InMemoryBackend()
+        case .sqliteFile: SQLiteBackend(path: folder.path("conformance-\(UUID().uuidString).sqlite"))
+        case .sqliteMemory: SQLiteBackend(location: .memory)
         }
     }
 

@@ -1,4 +1,4 @@
-extension PredicateExpression {
+extension StorePredicate {
     /// Evaluates the expression over a row's values with SQL's three-valued logic: `nil` is unknown.
     public func evaluate(_ values: [StoreValue]) -> Bool? {
         switch self {

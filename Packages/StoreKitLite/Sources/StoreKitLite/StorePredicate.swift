@@ -1,9 +1,9 @@
-/// The type-erased form of a ``Predicate``: what a backend translates (to SQL with bound parameters) and what
+/// The type-erased form of a ``RecordPredicate``: what a backend translates (to SQL with bound parameters) and what
 /// StoreKitLite evaluates in memory over unsaved changes.
 ///
 /// Both evaluations follow SQL's three-valued logic: a comparison involving `NULL` is unknown, `NOT unknown` is
 /// unknown, `AND`/`OR` combine as in SQL, and a row matches only when the whole predicate is true.
-public indirect enum PredicateExpression: Sendable, Hashable {
+public indirect enum StorePredicate: Sendable, Hashable {
     /// Always true or always false.
     case constant(Bool)
     /// `column <op> value`; unknown when either side is `NULL`.
@@ -19,11 +19,11 @@ public indirect enum PredicateExpression: Sendable, Hashable {
     /// Text containing the given text, byte for byte (case-sensitive); the empty text is contained in any text.
     case contains(ColumnReference, String)
     /// All of the operands; true for none.
-    case and([PredicateExpression])
+    case and([StorePredicate])
     /// Any of the operands; false for none.
-    case or([PredicateExpression])
+    case or([StorePredicate])
     /// The negation of the operand.
-    case not(PredicateExpression)
+    case not(StorePredicate)
 
     /// The six comparison operators.
     public enum Comparison: String, Sendable, Hashable, CaseIterable {

@@ -1,0 +1,80 @@
+import Foundation
+import GRDBSQLite
+import StoreKitLite
+
+/// Binding and reading values through the raw SQLite statement handle of a GRDB prepared statement.
+enum RawStatement {
+    /// SQLite copies the bound bytes before the bind call returns.
+    static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    static func bind(_ value: StoreValue, at index: Int32, to statement: OpaquePointer) -> Int32 {
+        switch value {
+        case .null:
+            return sqlite3_bind_null(statement, index)
+        case .integer(let value):
+            return sqlite3_bind_int64(statement, index, value)
+        case .real(let value):
+            return sqlite3_bind_double(statement, index, value)
+        case .text(let value):
+            var text = value
+            return text.withUTF8 { buffer in
+                guard let base = buffer.baseAddress, buffer.count > 0 else {
+                    return sqlite3_bind_text(statement, index, "", 0, transient)
+                }
+                return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                    sqlite3_bind_text(statement, index, $0, Int32(buffer.count), transient)
+                }
+            }
+        case .blob(let data):
+            return bind(bytes: data, at: index, to: statement)
+        }
+    }
+
+    static func bind(bytes: Data, at index: Int32, to statement: OpaquePointer) -> Int32 {
+        bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress, buffer.count > 0 else {
+                return sqlite3_bind_zeroblob(statement, index, 0)
+            }
+            return sqlite3_bind_blob(statement, index, base, Int32(buffer.count), transient)
+        }
+    }
+
+    static func bind(id: UUID, at index: Int32, to statement: OpaquePointer) -> Int32 {
+        var bytes = id.uuid
+        return withUnsafeBytes(of: &bytes) { buffer in
+            sqlite3_bind_blob(statement, index, buffer.baseAddress, 16, transient)
+        }
+    }
+
+    static func value(at index: Int32, of statement: OpaquePointer) -> StoreValue {
+        switch sqlite3_column_type(statement, index) {
+        case SQLITE_INTEGER:
+            return .integer(sqlite3_column_int64(statement, index))
+        case SQLITE_FLOAT:
+            return .real(sqlite3_column_double(statement, index))
+        case SQLITE_TEXT:
+            let count = Int(sqlite3_column_bytes(statement, index))
+            guard let pointer = sqlite3_column_text(statement, index), count > 0 else { return .text("") }
+            return .text(String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(statement, index))
+            guard let pointer = sqlite3_column_blob(statement, index), count > 0 else { return .blob(Data()) }
+            return .blob(Data(bytes: pointer, count: count))
+        default:
+            return .null
+        }
+    }
+
+    static func id(at index: Int32, of statement: OpaquePointer) -> UUID? {
+        guard sqlite3_column_bytes(statement, index) == 16, let pointer = sqlite3_column_blob(statement, index) else {
+            return nil
+        }
+        let raw = pointer.assumingMemoryBound(to: UInt8.self)
+        return UUID(
+            uuid: (
+                raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
+                raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15]
+            )
+        )
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import StoreKitLite
+
+/// Runs queries with cached prepared statements, reading columns through the raw handle.
+enum SQLiteReader {
+    static func rows(for query: SQLQuery, columnCount: Int, in db: Database) throws -> [StoreRow] {
+        let handle = try db.cachedStatement(sql: query.sql).sqliteStatement
+        defer { sqlite3_reset(handle) }
+        sqlite3_reset(handle)
+        for (offset, value) in query.arguments.enumerated() {
+            try SQLiteWriter.check(RawStatement.bind(value, at: Int32(offset + 1), to: handle), db)
+        }
+        var rows: [StoreRow] = []
+        while true {
+            let result = sqlite3_step(handle)
+            if result == SQLITE_DONE { break }
+            guard result == SQLITE_ROW else { throw SQLiteWriter.error(db, result) }
+            rows.append(try row(from: handle, columnCount: columnCount))
+        }
+        return rows
+    }
+
+    static func rows(ids: [UUID], entity: EntityDescription, in db: Database) throws -> [StoreRow] {
+        let columns = (["id", "revision"] + entity.columns.map(\.name)).map(SQLSchema.quoted)
+        let sql = "SELECT \(columns.joined(separator: ", ")) FROM \(SQLSchema.quoted(entity.name)) WHERE id = ?"
+        let handle = try db.cachedStatement(sql: sql).sqliteStatement
+        defer { sqlite3_reset(handle) }
+        var rows: [StoreRow] = []
+        for id in ids {
+            sqlite3_reset(handle)
+            try SQLiteWriter.check(RawStatement.bind(id: id, at: 1, to: handle), db)
+            let result = sqlite3_step(handle)
+            if result == SQLITE_ROW {
+                rows.append(try row(from: handle, columnCount: entity.columns.count))
+            } else if result != SQLITE_DONE {
+                throw SQLiteWriter.error(db, result)
+            }
+        }
+        return rows
+    }
+
+    private static func row(from handle: OpaquePointer, columnCount: Int) throws -> StoreRow {
+        guard let id = RawStatement.id(at: 0, of: handle) else {
+            throw StoreError(.corruptValue, detail: "a stored ID is not 16 bytes")
+        }
+        var values: [StoreValue] = []
+        values.reserveCapacity(columnCount)
+        for index in 0..<columnCount {
+            values.append(RawStatement.value(at: Int32(index + 2), of: handle))
+        }
+        return StoreRow(id: id, revision: sqlite3_column_int64(handle, 1), values: values)
+    }
+}

@@ -1,0 +1,23 @@
+import StoreKitLite
+import StoreKitLiteTesting
+import Testing
+
+/// Every backend passes the conformance suite; a future backend adds one test like these.
+struct BackendConformanceTests {
+    @Test(arguments: BackendConformance.checks)
+    func inMemoryBackendConforms(check: BackendConformance.Check) async throws {
+        try await check.run { InMemoryBackend() }
+    }
+
+    @Test(arguments: BackendConformance.checks)
+    func sqliteFileBackendConforms(check: BackendConformance.Check) async throws {
+        let folder = TemporaryFolder()
+        try await check.run { StoreFixture.makeBackend(.sqliteFile, folder: folder) }
+    }
+
+    @Test(arguments: BackendConformance.checks)
+    func sqliteInMemoryBackendConforms(check: BackendConformance.Check) async throws {
+        let folder = TemporaryFolder()
+        try await check.run { StoreFixture.makeBackend(.sqliteMemory, folder: folder) }
+    }
+}
