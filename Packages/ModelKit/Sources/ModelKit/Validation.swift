@@ -53,7 +53,7 @@ public struct Validation<Root>: Sendable {
         }
     }
 
-    /// Validates the optional nested model at `keyPath` when present; `nil` passes (add ``ValidationRule/required()``
+    /// Validates the optional nested model at `keyPath` when present; `nil` passes (add `required()`
     /// with ``field(_:_:_:)`` to forbid it).
     public static func nested<Child: Validatable>(
         _ name: String,

@@ -79,8 +79,11 @@ public struct VersionedModel<Canonical: Sendable>: Sendable {
 
     /// Decodes `version`'s representation and converts it to the canonical model.
     ///
-    /// - Parameter existing: The current canonical value for an update; representations that lack fields take
-    ///   them from it.
+    /// - Parameters:
+    ///   - data: The JSON body in `version`'s representation.
+    ///   - version: The API version the body is written in.
+    ///   - existing: The current canonical value for an update; representations that lack fields take them from
+    ///     it.
     /// - Throws: ``VersioningError`` for an unsupported version or a failed conversion, ``ModelDecodingError``
     ///   for bytes that do not decode.
     public func decode(_ data: Data, as version: APIVersion, updating existing: Canonical? = nil) throws -> Canonical {
