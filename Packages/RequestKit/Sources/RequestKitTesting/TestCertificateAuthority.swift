@@ -1,0 +1,78 @@
+public import Foundation
+public import NIOSSL
+
+/// A throwaway certificate authority and a `localhost` server certificate for HTTPS tests, made with the
+/// `openssl` command-line tool in a temporary folder.
+///
+/// The server certificate is valid for `localhost` and `127.0.0.1`. Digests for pinning tests are computed by
+/// `openssl` too, independently of RequestKit's own pin checks.
+public struct TestCertificateAuthority: Sendable {
+    /// The folder holding the PEM files.
+    public let directory: URL
+    /// SHA-256 of the server certificate's DER bytes.
+    public let serverCertificateSHA256: [UInt8]
+    /// SHA-256 of the server certificate's SubjectPublicKeyInfo.
+    public let serverPublicKeySHA256: [UInt8]
+    /// SHA-256 of the SubjectPublicKeyInfo of another key that signs nothing here (a wrong pin).
+    public let unrelatedPublicKeySHA256: [UInt8]
+
+    /// Makes a new authority and server certificate.
+    ///
+    /// - Throws: when `openssl` is missing or fails.
+    public init() throws {
+        let directory = FileManager.default.temporaryDirectory
+            .appending(path: "requestkit-ca-\(UUID().uuidString)", directoryHint: .isDirectory)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let script = """
+            set -e
+            cd "$1"
+            curve="-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes"
+            openssl req -x509 $curve -keyout ca.key -out ca.pem -days 2 -subj "/CN=RequestKit Test CA" 2>/dev/null
+            openssl req $curve -keyout server.key -out server.csr -subj "/CN=localhost" 2>/dev/null
+            printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\\nbasicConstraints=CA:FALSE\\nextendedKeyUsage=serverAuth\\n' > ext.cnf
+            openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 2 \
+                -extfile ext.cnf 2>/dev/null
+            openssl req $curve -keyout other.key -out other.csr -subj "/CN=other" 2>/dev/null
+            openssl x509 -in server.pem -outform DER | openssl dgst -sha256 -binary > server.cert.sha256
+            openssl x509 -in server.pem -pubkey -noout | openssl pkey -pubin -outform DER \
+                | openssl dgst -sha256 -binary > server.spki.sha256
+            openssl pkey -in other.key -pubout -outform DER | openssl dgst -sha256 -binary > other.spki.sha256
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script, "sh", directory.path]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw TestServerError(reason: "openssl failed with status \(process.terminationStatus)")
+        }
+        self.directory = directory
+        serverCertificateSHA256 = Array(try Data(contentsOf: directory.appending(path: "server.cert.sha256")))
+        serverPublicKeySHA256 = Array(try Data(contentsOf: directory.appending(path: "server.spki.sha256")))
+        unrelatedPublicKeySHA256 = Array(try Data(contentsOf: directory.appending(path: "other.spki.sha256")))
+    }
+
+    /// The TLS configuration of a ``TestServer`` presenting the `localhost` certificate.
+    public func serverTLSConfiguration() throws -> TLSConfiguration {
+        let chain = try NIOSSLCertificate.fromPEMFile(directory.appending(path: "server.pem").path)
+        let key = try NIOSSLPrivateKey(file: directory.appending(path: "server.key").path, format: .pem)
+        return TLSConfiguration.makeServerConfiguration(
+            certificateChain: chain.map { .certificate($0) },
+            privateKey: .privateKey(key)
+        )
+    }
+
+    /// A client TLS configuration trusting only this authority.
+    public func clientTLSConfiguration() throws -> TLSConfiguration {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.trustRoots = .certificates(
+            try NIOSSLCertificate.fromPEMFile(directory.appending(path: "ca.pem").path)
+        )
+        return configuration
+    }
+
+    /// Deletes the PEM files.
+    public func remove() {
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
