@@ -1,6 +1,6 @@
 /// A check of one value that yields a message when the value fails, such as `must not be empty`.
 ///
-/// Rules are values: combine the built-in ones (``required``, ``notEmpty``, ``range(_:)``, ``length(_:)``,
+/// Rules are values: combine the built-in ones (``required()``, ``notEmpty``, ``range(_:)``, ``length(_:)``,
 /// ``matches(_:_:)``, ``pattern(_:)``, ``oneOf(_:)``) or write your own with ``custom(_:_:)``, and attach them to
 /// fields with ``Validation/field(_:_:_:)``.
 public struct ValidationRule<Value>: Sendable {
