@@ -212,7 +212,6 @@ struct JSONParser: ~Copyable {
     private mutating func parseEscapedString(from start: Int, firstEscape: Int) throws(JSONParseError) -> String {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(firstEscape - start + 16)
-        // Offsets into `buffer` where raw input runs begin, to map a UTF-8 failure back to the input.
         buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<firstEscape]))
         var index = firstEscape
         while index < bytes.count {
@@ -329,10 +328,9 @@ struct JSONParser: ~Copyable {
             switch parser.parseScalar(from: &iterator) {
             case .valid(let encoded):
                 consumed += encoded.count
-            case .error(let length):
+            case .error:
                 position = start + consumed
                 let badByte = slice[consumed]
-                _ = length
                 throw error(
                     .invalidUTF8,
                     expected: "well-formed UTF-8",

@@ -3,6 +3,9 @@
 /// List the checks in ``validations``; ``validate()`` runs all of them and throws one ``ValidationError``
 /// holding every failure, each with its field path (`vehicles[2].plate: must not be empty`), not just the
 /// first.
+///
+/// The protocol refines `SendableMetatype` because the stored, `Sendable` ``Validation`` values of a parent call
+/// the child type's static ``validations`` from any thread.
 public protocol Validatable: SendableMetatype {
     /// The checks, run in order.
     static var validations: [Validation<Self>] { get }
