@@ -119,7 +119,6 @@ public final class SQLiteBackend: StoreBackend {
         let synchronous = durability == .full ? "FULL" : "NORMAL"
         let maximumSize = maximumSizeInBytes
         configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
             if let maximumSize {
                 let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
                 try db.execute(sql: "PRAGMA max_page_count = \(max(1, maximumSize / pageSize))")
@@ -133,9 +132,14 @@ public final class SQLiteBackend: StoreBackend {
                 let pool = try DatabasePool(path: path, configuration: configuration)
                 // Reading the schema makes SQLite parse the file now, so a corrupt file fails here.
                 _ = try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+                // GRDB sets `synchronous = NORMAL` on the WAL writer after `prepareDatabase`; the choice made here
+                // wins because it is set last, on the one writer connection.
+                try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(synchronous)") }
                 database = pool
             case .memory:
-                database = try DatabaseQueue(configuration: configuration)
+                let queue = try DatabaseQueue(configuration: configuration)
+                try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(synchronous)") }
+                database = queue
             }
         } catch {
             throw SQLiteErrors.map(error, operation: "open")

@@ -1,0 +1,136 @@
+public import ModelKit
+
+/// The synchronous forms (the seed's `…AndWait` methods): each blocks the calling thread until the operation is
+/// done. They are unavailable from async contexts; call them from threads you own (a CLI's main thread, a
+/// `Thread`, a dispatch queue), never from a task.
+extension PersistenceService {
+    /// Creates one record and waits. See ``create(_:options:initializer:)``.
+    @available(*, noasync, message: "use the async create(_:options:initializer:)")
+    @discardableResult
+    public func createAndWait<R: Record>(
+        _ type: R.Type = R.self,
+        options: SaveOption,
+        initializer: (inout R) -> Void
+    ) throws(StoreError) -> R {
+        try withoutActuallyEscaping(initializer) { (initializer) throws(StoreError) -> R in
+            let body = UncheckedSendable(initializer)
+            return try BlockingWait.run { () async throws(StoreError) -> R in
+                try await self.create(type, options: options, initializer: body.value)
+            }
+        }
+    }
+
+    /// Creates one record per source and waits. See ``create(_:from:options:transform:)``.
+    @available(*, noasync, message: "use the async create(_:from:options:transform:)")
+    @discardableResult
+    public func createAndWait<R: Record, Source>(
+        _ type: R.Type = R.self,
+        from sources: [Source],
+        options: SaveOption,
+        transform: (Source, inout R) -> Void
+    ) throws(StoreError) -> [ModelID<R>] {
+        try withoutActuallyEscaping(transform) { (transform) throws(StoreError) -> [ModelID<R>] in
+            let body = UncheckedSendable((transform, sources))
+            return try BlockingWait.run { () async throws(StoreError) -> [ModelID<R>] in
+                try await self.create(type, from: body.value.1, options: options, transform: body.value.0)
+            }
+        }
+    }
+
+    /// Fetches and transforms, and waits. See ``fetch(_:transform:)``.
+    @available(*, noasync, message: "use the async fetch(_:transform:)")
+    public func fetchAndWait<R: Record, T>(
+        _ query: Query<R> = Query<R>(),
+        transform: (R) -> T
+    ) throws(StoreError) -> [T] {
+        try withoutActuallyEscaping(transform) { (transform) throws(StoreError) -> [T] in
+            let body = UncheckedSendable(transform)
+            return try BlockingWait.run { () async throws(StoreError) -> [T] in
+                try await self.fetch(query, transform: body.value)
+            }
+        }
+    }
+
+    /// Fetches matching records and waits. See ``fetch(_:)``.
+    @available(*, noasync, message: "use the async fetch(_:)")
+    public func fetchAndWait<R: Record>(_ query: Query<R> = Query<R>()) throws(StoreError) -> [R] {
+        try BlockingWait.run { () async throws(StoreError) -> [R] in try await self.fetch(query) }
+    }
+
+    /// Fetches records by ID and waits. See ``fetch(ids:)``.
+    @available(*, noasync, message: "use the async fetch(ids:)")
+    public func fetchAndWait<R: Record>(ids: [ModelID<R>]) throws(StoreError) -> [R] {
+        try BlockingWait.run { () async throws(StoreError) -> [R] in try await self.fetch(ids: ids) }
+    }
+
+    /// Fetches matching records for processing and waits. See ``fetchReadOnly(_:process:)``.
+    @available(*, noasync, message: "use the async fetchReadOnly(_:process:)")
+    public func fetchReadOnlyAndWait<R: Record, Result>(
+        _ query: Query<R> = Query<R>(),
+        process: ([R]) -> Result
+    ) throws(StoreError) -> Result {
+        let records = try fetchAndWait(query)
+        return process(records)
+    }
+
+    /// Updates matching records and waits. See ``update(_:process:)``.
+    @available(*, noasync, message: "use the async update(_:process:)")
+    @discardableResult
+    public func updateAndWait<R: Record>(
+        _ query: Query<R> = Query<R>(),
+        process: (inout [R]) -> SaveOption
+    ) throws(StoreError) -> Int {
+        try withoutActuallyEscaping(process) { (process) throws(StoreError) -> Int in
+            let body = UncheckedSendable(process)
+            return try BlockingWait.run { () async throws(StoreError) -> Int in
+                try await self.update(query, process: body.value)
+            }
+        }
+    }
+
+    /// Updates records by ID and waits. See ``update(ids:process:)``.
+    @available(*, noasync, message: "use the async update(ids:process:)")
+    @discardableResult
+    public func updateAndWait<R: Record>(
+        ids: [ModelID<R>],
+        process: (inout [R]) -> SaveOption
+    ) throws(StoreError) -> Int {
+        try withoutActuallyEscaping(process) { (process) throws(StoreError) -> Int in
+            let body = UncheckedSendable(process)
+            return try BlockingWait.run { () async throws(StoreError) -> Int in
+                try await self.update(ids: ids, process: body.value)
+            }
+        }
+    }
+
+    /// Deletes matching records and waits. See ``delete(_:options:)``.
+    @available(*, noasync, message: "use the async delete(_:options:)")
+    @discardableResult
+    public func deleteAndWait<R: Record>(_ query: Query<R>, options: SaveOption) throws(StoreError) -> Int {
+        try BlockingWait.run { () async throws(StoreError) -> Int in try await self.delete(query, options: options) }
+    }
+
+    /// Deletes records by ID and waits. See ``delete(ids:options:)``.
+    @available(*, noasync, message: "use the async delete(ids:options:)")
+    @discardableResult
+    public func deleteAndWait<R: Record>(ids: [ModelID<R>], options: SaveOption) throws(StoreError) -> Int {
+        try BlockingWait.run { () async throws(StoreError) -> Int in try await self.delete(ids: ids, options: options) }
+    }
+
+    /// Applies a save option to everything pending and waits. See ``saveAll(_:)``.
+    @available(*, noasync, message: "use the async saveAll(_:)")
+    public func saveAllAndWait(_ options: SaveOption) throws(StoreError) {
+        try BlockingWait.run { () async throws(StoreError) in try await self.saveAll(options) }
+    }
+
+    /// Discards this service's unsaved changes; the seed's `rollbackAndWait` (rollback never does I/O).
+    public func rollbackAndWait() {
+        rollback()
+    }
+
+    /// Waits until initialization finishes.
+    @available(*, noasync, message: "use the async waitUntilInitialized()")
+    public func waitUntilInitializedAndWait() throws(StoreError) {
+        try BlockingWait.run { () async throws(StoreError) in try await self.waitUntilInitialized() }
+    }
+}

@@ -1,0 +1,137 @@
+import ModelKit
+import StoreKitLite
+import Testing
+
+/// Two root services writing the same record, as two processes on one store would.
+struct ConflictTests {
+    /// A stores a record; B reads it and changes it without saving; A changes it and commits; B commits.
+    private func race(
+        kind: BackendKind,
+        policy: MergePolicy,
+        aChanges: @escaping @Sendable (inout Vehicle) -> Void,
+        bChanges: @escaping @Sendable (inout Vehicle) -> Void
+    ) async throws -> (error: StoreError?, stored: [Vehicle], bystanderStored: Bool) {
+        let store = StoreFixture(kind)
+        let a = try await store.open()
+        let b = try await store.open(mergePolicy: policy)
+        let record = try await a.create(Vehicle.self, options: .saveAndPersist) {
+            $0.plate = "P0"
+            $0.make = "M0"
+            $0.modelYear = 2000
+        }
+        try await b.update(ids: [record.id]) { vehicles in
+            bChanges(&vehicles[0])
+            return .dontSave
+        }
+        let bystander = try await b.create(Vehicle.self, options: .dontSave) { $0.plate = "bystander" }
+        try await a.update(ids: [record.id]) { vehicles in
+            aChanges(&vehicles[0])
+            return .saveAndPersist
+        }
+        var caught: StoreError?
+        do {
+            try await b.saveAll(.saveAndPersist)
+        } catch {
+            caught = error
+        }
+        let reader = try await store.open()
+        return (
+            caught, try await reader.fetch(ids: [record.id]),
+            try await reader.fetch(ids: [bystander.id]).count == 1
+        )
+    }
+
+    @Test(arguments: BackendKind.allCases)
+    func theLoserGetsATypedConflictNamingTheRecordAndNothingIsHalfWritten(kind: BackendKind) async throws {
+        let outcome = try await race(
+            kind: kind,
+            policy: .error,
+            aChanges: { $0.plate = "A" },
+            bChanges: { $0.make = "B" }
+        )
+        #expect(outcome.error?.kind == .conflict)
+        #expect(outcome.error?.records == outcome.stored.map(\.id.uuid))
+        #expect(outcome.stored.map(\.plate) == ["A"])
+        #expect(outcome.stored.map(\.make) == ["M0"])
+        #expect(!outcome.bystanderStored)
+    }
+
+    @Test(arguments: BackendKind.allCases)
+    func oursWinsWritesOurChangedColumnsOverTheStore(kind: BackendKind) async throws {
+        let outcome = try await race(
+            kind: kind,
+            policy: .oursWins,
+            aChanges: {
+                $0.plate = "A"; $0.make = "A"
+            },
+            bChanges: { $0.make = "B" }
+        )
+        #expect(outcome.error == nil)
+        #expect(outcome.stored.map(\.plate) == ["A"])
+        #expect(outcome.stored.map(\.make) == ["B"])
+        #expect(outcome.bystanderStored)
+    }
+
+    @Test(arguments: BackendKind.allCases)
+    func storeWinsKeepsColumnsTheStoreChangedAndWritesOurOthers(kind: BackendKind) async throws {
+        let outcome = try await race(
+            kind: kind,
+            policy: .storeWins,
+            aChanges: { $0.plate = "A" },
+            bChanges: {
+                $0.plate = "B"; $0.make = "B"
+            }
+        )
+        #expect(outcome.error == nil)
+        #expect(outcome.stored.map(\.plate) == ["A"])
+        #expect(outcome.stored.map(\.make) == ["B"])
+        #expect(outcome.bystanderStored)
+    }
+
+    @Test(arguments: BackendKind.allCases)
+    func overwriteWritesOurWholeRecord(kind: BackendKind) async throws {
+        let outcome = try await race(
+            kind: kind,
+            policy: .overwrite,
+            aChanges: {
+                $0.plate = "A"; $0.modelYear = 2024
+            },
+            bChanges: { $0.make = "B" }
+        )
+        #expect(outcome.error == nil)
+        #expect(outcome.stored.map(\.plate) == ["P0"])
+        #expect(outcome.stored.map(\.modelYear) == [2000])
+        #expect(outcome.stored.map(\.make) == ["B"])
+    }
+
+    @Test(arguments: BackendKind.allCases)
+    func rollbackDropsOurConflictingChangesAndWritesTheRest(kind: BackendKind) async throws {
+        let outcome = try await race(
+            kind: kind,
+            policy: .rollback,
+            aChanges: { $0.plate = "A" },
+            bChanges: { $0.make = "B" }
+        )
+        #expect(outcome.error == nil)
+        #expect(outcome.stored.map(\.plate) == ["A"])
+        #expect(outcome.stored.map(\.make) == ["M0"])
+        #expect(outcome.bystanderStored)
+    }
+
+    @Test(arguments: BackendKind.allCases)
+    func aFailedCommitKeepsTheChangesPendingSoTheyCanBeRolledBack(kind: BackendKind) async throws {
+        let store = StoreFixture(kind)
+        let a = try await store.open()
+        let b = try await store.open()
+        let record = try await a.create(Vehicle.self, options: .saveAndPersist) { $0.plate = "P0" }
+        try await b.delete(ids: [record.id], options: .dontSave)
+        try await a.update(ids: [record.id]) { vehicles in
+            vehicles[0].plate = "A"
+            return .saveAndPersist
+        }
+        await #expect(throws: StoreError.self) { try await b.saveAll(.saveAndPersist) }
+        #expect(b.hasChanges)
+        b.rollback()
+        #expect(try await b.fetch(ids: [record.id]).map(\.plate) == ["A"])
+    }
+}

@@ -1,0 +1,119 @@
+import Dispatch
+import Foundation
+import ModelKit
+import StoreKitLite
+import Testing
+
+/// Runs synchronous code on a thread of its own, as an app calling the `…AndWait` forms would.
+private func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
+}
+
+struct SynchronousAndCallbackTests {
+    @Test(arguments: BackendKind.allCases)
+    func andWaitFormsDoEveryOperationSynchronously(kind: BackendKind) async throws {
+        let store = StoreFixture(kind)
+        let service = PersistenceService(model: store.model, backend: store.backend)
+        let plates = try await onOwnThread { () throws -> [String] in
+            try service.waitUntilInitializedAndWait()
+            let first = try service.createAndWait(Vehicle.self, options: .dontSave) { $0.plate = "one" }
+            try service.createAndWait(Vehicle.self, from: ["two", "three"], options: .dontSave) { $1.plate = $0 }
+            try service.saveAllAndWait(.saveAndPersist)
+            try service.updateAndWait(ids: [first.id]) { vehicles in
+                vehicles[0].plate = "uno"
+                return .saveAndPersist
+            }
+            try service.updateAndWait(Query<Vehicle>(\.plate == "two")) { vehicles in
+                vehicles[0].plate = "dos"
+                return .saveAndPersist
+            }
+            try service.deleteAndWait(Query<Vehicle>(\.plate == "three"), options: .saveAndPersist)
+            #expect(try service.fetchAndWait(ids: [first.id]).map(\.plate) == ["uno"])
+            #expect(try service.fetchReadOnlyAndWait(Query<Vehicle>()) { $0.count } == 2)
+            try service.createAndWait(Vehicle.self, options: .dontSave) { $0.plate = "discarded" }
+            service.rollbackAndWait()
+            try service.deleteAndWait(ids: [first.id], options: .dontSave)
+            service.rollbackAndWait()
+            return try service.fetchAndWait(Query<Vehicle>().sorted(by: \.plate)) { $0.plate }
+        }
+        #expect(plates == ["dos", "uno"])
+    }
+
+    @Test func andWaitFormsReportTypedErrors() async throws {
+        let store = StoreFixture(.memory)
+        let service = try await store.open()
+        let error = try await onOwnThread { () -> StoreError? in
+            do throws(StoreError) {
+                _ = try service.fetchAndWait(Query<Vehicle>(\.id == .init()))
+                return nil
+            } catch {
+                return error
+            }
+        }
+        #expect(error?.kind == .invalidQuery)
+    }
+
+    @Test(arguments: BackendKind.allCases)
+    func callbackFormsCallSuccessOnTheCompletionQueue(kind: BackendKind) async throws {
+        let store = StoreFixture(kind)
+        let service = try await store.open()
+        let queue = DispatchQueue(label: "completion")
+        let key = DispatchSpecificKey<Bool>()
+        queue.setSpecific(key: key, value: true)
+        let (created, onQueue) = await withCheckedContinuation { continuation in
+            service.create(
+                Vehicle.self,
+                options: .saveAndPersist,
+                initializer: { $0.plate = "callback" },
+                success: { vehicle in
+                    continuation.resume(returning: (vehicle, DispatchQueue.getSpecific(key: key) == true))
+                },
+                failure: { _ in Issue.record("create failed") },
+                completionQueue: queue
+            )
+        }
+        #expect(onQueue)
+        let plates = await withCheckedContinuation { continuation in
+            service.fetch(
+                Query<Vehicle>(),
+                transform: { $0.plate },
+                success: { continuation.resume(returning: $0) },
+                failure: { _ in continuation.resume(returning: []) }
+            )
+        }
+        #expect(plates == ["callback"])
+        // nil callbacks submit and forget; the observation stream shows the commit happened.
+        let changes = service.changes(of: Vehicle.self)
+        service.delete(ids: [created.id], options: .saveAndPersist, success: nil, failure: nil)
+        var iterator = changes.makeAsyncIterator()
+        #expect(await iterator.next()?.deleted == [created.id])
+    }
+
+    @Test func callbackFormsCallFailureWithTheTypedError() async throws {
+        let service = try await StoreFixture(.memory).open()
+        let error = await withCheckedContinuation { continuation in
+            service.fetchReadOnly(
+                Query<Vehicle>(\.id == .init()),
+                success: { _ in continuation.resume(returning: nil) },
+                failure: { continuation.resume(returning: $0) }
+            )
+        }
+        #expect(error?.kind == .invalidQuery)
+    }
+
+    @MainActor
+    @Test func aChildUsedFromTheMainActorRunsItsClosuresThere() async throws {
+        let service = try await StoreFixture(.memory).open()
+        let child = service.makeChild()
+        var seenOnMain: [String] = []
+        try await child.create(Vehicle.self, options: .dontSave) { $0.plate = "main" }
+        try await child.update(Query<Vehicle>()) { vehicles in
+            MainActor.assertIsolated()
+            seenOnMain = vehicles.map(\.plate)
+            return .saveAndPersist
+        }
+        #expect(seenOnMain == ["main"])
+    }
+}
