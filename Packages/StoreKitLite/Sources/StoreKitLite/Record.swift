@@ -30,3 +30,8 @@ public protocol Record: Sendable {
     /// The stored columns, derived once per type.
     static var schema: RecordSchema<Self> { get }
 }
+
+extension Record {
+    /// The record's identifier type, so record declarations need not import ModelKit.
+    public typealias ID = ModelID<Self>
+}
