@@ -66,6 +66,36 @@ extension PersistenceService {
         }
     }
 
+    /// The fast path for creates that go straight to the store: when nothing is pending from this service up to
+    /// the root, the new rows (already in ID order, since IDs increase) are committed as one batch without passing
+    /// through the change sets. The outcome is the same as recording them and saving: on failure they are left
+    /// pending in the root, as a failed root commit leaves its changes.
+    ///
+    /// - Returns: `false` when the fast path does not apply and nothing was done.
+    func commitInsertsDirectly(
+        _ rows: [StoreRow],
+        entity: EntityDescription,
+        options: SaveOption
+    ) async throws(StoreError) -> Bool {
+        guard options.reachesStore(fromDepth: depth) else { return false }
+        let clear = context.tree.withLock { tree in
+            ancestry.allSatisfy { tree.levels[$0]?.isEmpty ?? true }
+        }
+        guard clear else { return false }
+        do throws(StoreError) {
+            try await context.backend.apply(ChangeBatch(entities: [EntityChanges(entity: entity, inserts: rows)]))
+            return true
+        } catch {
+            let root = ancestry[0]
+            context.tree.withLock { tree in
+                var changes = tree.levels[root] ?? ChangeSet()
+                changes.recordInserts(rows, entity: entity)
+                tree.levels[root] = changes
+            }
+            throw error
+        }
+    }
+
     /// Applies a save option to everything pending in this service.
     func save(_ option: SaveOption) async throws(StoreError) {
         switch option {

@@ -21,6 +21,7 @@ extension PersistenceService {
             throw StoreError(.idChanged, entity: R.schema.entity.name, records: [id.uuid])
         }
         let row = R.schema.row(of: record, revision: 0)
+        if try await commitInsertsDirectly([row], entity: R.schema.entity, options: options) { return record }
         recordChanges { $0.recordInserts([row], entity: R.schema.entity) }
         try await save(options)
         return record
@@ -52,6 +53,7 @@ extension PersistenceService {
             ids.append(id)
             rows.append(schema.row(of: record, revision: 0))
         }
+        if try await commitInsertsDirectly(rows, entity: schema.entity, options: options) { return ids }
         recordChanges { $0.recordInserts(rows, entity: schema.entity) }
         try await save(options)
         return ids
