@@ -24,6 +24,9 @@ let package = Package(
         .package(url: "https://github.com/Swinject/Swinject", from: "2.10.0"),
         .package(path: "../Packages/ModelKit"),
         .package(path: "../Packages/LocatorKit"),
+        // StoreKitLite, and GRDB as its comparison baseline (the raw C API comes through GRDBSQLite).
+        .package(path: "../Packages/StoreKitLite"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .executableTarget(
@@ -44,6 +47,28 @@ let package = Package(
                 .product(name: "Swinject", package: "Swinject"),
             ],
             path: "Benchmarks/LocatorKitBenchmarks",
+            swiftSettings: sharedSwiftSettings,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "LocatorKitCallgrind",
+            dependencies: [
+                .product(name: "LocatorKit", package: "LocatorKit"),
+                .product(name: "Swinject", package: "Swinject"),
+            ],
+            path: "LocatorKitCallgrind",
+            swiftSettings: sharedSwiftSettings
+        ),
+        .executableTarget(
+            name: "StoreKitLiteBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "StoreKitLite", package: "StoreKitLite"),
+                .product(name: "StoreKitLiteSQLite", package: "StoreKitLite"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
+            path: "Benchmarks/StoreKitLiteBenchmarks",
             swiftSettings: sharedSwiftSettings,
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),

@@ -1,3 +1,5 @@
+import Synchronization
+
 extension Locator {
     // MARK: - Public API
 
@@ -106,9 +108,36 @@ extension Locator {
         as type: Service.Type,
         node: ResolutionNode?
     ) throws(LocatorError) -> Service {
-        guard let (entry, owner) = lookup(key) else {
-            throw .notRegistered(KeyDescription(serviceType: type, name: key.name, isTypedKey: key.isTypedKey), searched: self)
+        if OverrideScope.activeCount.load(ordering: .relaxed) != 0, let (entry, owner) = OverrideScope.lookup(key) {
+            return try resolve(entry, as: type, owner: owner, node: node)
         }
+        var locator = self
+        while true {
+            if let entry = locator.entry(for: key) {
+                // Hot path: an already created shared instance, read without any lock or metadata lookup.
+                if entry.serviceID == ObjectIdentifier(type), !entry.isParameterised,
+                    entry.isPublished.load(ordering: .acquiring)
+                {
+                    return entry.publishedInstance(as: type)
+                }
+                return try resolve(entry, as: type, owner: locator, node: node)
+            }
+            guard let parent = locator.parent else {
+                throw .notRegistered(
+                    KeyDescription(serviceType: type, name: key.name, isTypedKey: key.isTypedKey),
+                    searched: self
+                )
+            }
+            locator = parent
+        }
+    }
+
+    private func resolve<Service: Sendable>(
+        _ entry: Entry,
+        as type: Service.Type,
+        owner: Locator,
+        node: ResolutionNode?
+    ) throws(LocatorError) -> Service {
         guard entry.serviceID == ObjectIdentifier(type), !entry.isParameterised else {
             return try resolveMismatched(entry, as: type, owner: owner, node: node)
         }

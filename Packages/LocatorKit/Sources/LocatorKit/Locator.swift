@@ -20,11 +20,14 @@ public final class Locator: Sendable, CustomStringConvertible {
     /// A name for diagnostics (`dump()`, `description`).
     public let name: String?
 
-    private let lock = PThreadLock()
+    private let lock = ReadWriteLock()
     private let frozen = Atomic<Bool>(false)
-    // nonisolated(unsafe): `entries`, `cloneDenied` and `nextSequence` are only mutated while holding `lock`, and
-    // never after `frozen` is set (release); lock-free reads happen only after an acquiring load saw `frozen`.
-    nonisolated(unsafe) private var entries: [RegistrationKey: Entry] = [:]
+    // The registrations. A pointer rather than a stored `var` so reads skip dynamic exclusivity checks.
+    // Safe to share: the table is only mutated while holding `lock` for writing, and never after `frozen` is set
+    // (release); reads hold `lock` for reading, or none once an acquiring load saw `frozen`.
+    nonisolated(unsafe) private let table: UnsafeMutablePointer<EntryTable>
+    // nonisolated(unsafe): `cloneDenied` and `nextSequence` are only written while holding `lock` for writing and
+    // read while holding it.
     nonisolated(unsafe) private var cloneDenied = false
     nonisolated(unsafe) private var nextSequence = 0
 
@@ -38,6 +41,14 @@ public final class Locator: Sendable, CustomStringConvertible {
         self.parent = parent
         self.name = name
         self.cloneDenied = denyClone
+        self.table = .allocate(capacity: 1)
+        self.table.initialize(to: EntryTable())
+    }
+
+    deinit {
+        table.pointee.destroy()
+        table.deinitialize(count: 1)
+        table.deallocate()
     }
 
     /// Makes a child locator: it resolves from itself first, then from this locator.
@@ -60,11 +71,11 @@ public final class Locator: Sendable, CustomStringConvertible {
     @inline(__always)
     func entry(for key: RegistrationKey) -> Entry? {
         if frozen.load(ordering: .acquiring) {
-            return entries[key]
+            return table.pointee.find(key)
         }
-        lock.lock()
-        let entry = entries[key]
-        lock.unlock()
+        lock.lockRead()
+        let entry = table.pointee.find(key)
+        lock.unlockRead()
         return entry
     }
 
@@ -98,43 +109,43 @@ public final class Locator: Sendable, CustomStringConvertible {
 
     /// The registrations of this locator, in registration order.
     func snapshot() -> [Entry] {
-        let all = frozen.load(ordering: .acquiring) ? Array(entries.values) : lock.withLock { Array(entries.values) }
+        let all = frozen.load(ordering: .acquiring) ? table.pointee.entries : lock.withReadLock { table.pointee.entries }
         return all.sorted { $0.sequence < $1.sequence }
     }
 
     /// Adds or replaces a registration made by `make` (given the next sequence number).
     func insert(_ key: RegistrationKey, _ make: (Int) -> Entry) throws(LocatorError) -> Entry {
-        lock.lock()
-        defer { lock.unlock() }
+        lock.lockWrite()
+        defer { lock.unlockWrite() }
         guard !frozen.load(ordering: .relaxed) else {
             throw .with(.readOnly, nil, note: "\(description) is frozen; registrations are refused")
         }
         nextSequence += 1
         let entry = make(nextSequence)
-        entries[key] = entry
+        table.pointee.insert(entry, for: key)
         return entry
     }
 
     /// Removes a registration; throws if frozen.
     func removeEntry(_ key: RegistrationKey) throws(LocatorError) {
-        lock.lock()
-        defer { lock.unlock() }
+        lock.lockWrite()
+        defer { lock.unlockWrite() }
         guard !frozen.load(ordering: .relaxed) else {
             throw .with(.readOnly, nil, note: "\(description) is frozen; removal is refused")
         }
-        entries[key] = nil
+        table.pointee.remove(key)
     }
 
     /// Removes every registration of this locator (not of its ancestors).
     ///
     /// - Throws: ``LocatorError/Code/readOnly`` when frozen.
     public func removeAll() throws(LocatorError) {
-        lock.lock()
-        defer { lock.unlock() }
+        lock.lockWrite()
+        defer { lock.unlockWrite() }
         guard !frozen.load(ordering: .relaxed) else {
             throw .with(.readOnly, nil, note: "\(description) is frozen; removal is refused")
         }
-        entries.removeAll()
+        table.pointee.removeAll()
     }
 
     /// Refuses any further registration or removal; reads then take no lock at all.
@@ -143,7 +154,7 @@ public final class Locator: Sendable, CustomStringConvertible {
     ///
     /// - Parameter denyClone: Whether ``clone()`` is refused from now on (the default, as in the seed).
     public func freeze(denyClone: Bool = true) {
-        lock.withLock {
+        lock.withWriteLock {
             if denyClone {
                 cloneDenied = true
             }
@@ -153,7 +164,7 @@ public final class Locator: Sendable, CustomStringConvertible {
 
     /// Refuses ``clone()`` from now on.
     public func denyCloning() {
-        lock.withLock { cloneDenied = true }
+        lock.withWriteLock { cloneDenied = true }
     }
 
     /// A new, unfrozen locator with the same parent and a copy of every registration of this one.
@@ -163,15 +174,15 @@ public final class Locator: Sendable, CustomStringConvertible {
     ///
     /// - Throws: ``LocatorError/Code/cloneDenied`` when cloning is denied.
     public func clone(name: String? = nil) throws(LocatorError) -> Locator {
-        let (denied, current) = lock.withLock { (cloneDenied, Array(entries.values)) }
+        let (denied, current) = lock.withReadLock { (cloneDenied, table.pointee.entries) }
         guard !denied else {
             throw .with(.cloneDenied, nil, note: "\(description) denies cloning")
         }
         let copy = Locator(parent: parent, name: name ?? self.name)
-        copy.lock.withLock {
+        copy.lock.withWriteLock {
             for entry in current.sorted(by: { $0.sequence < $1.sequence }) {
                 copy.nextSequence += 1
-                copy.entries[entry.key] = entry.copy(sequence: copy.nextSequence)
+                copy.table.pointee.insert(entry.copy(sequence: copy.nextSequence), for: entry.key)
             }
         }
         return copy

@@ -16,10 +16,13 @@ class Entry: @unchecked Sendable {
     let isPublished = Atomic<Bool>(false)
     /// The chain creating the instance right now; guarded by `Coordinator.lock`.
     var creatingChain: ResolutionChain?
+    /// Memory for one `Service` value: the published shared instance. Raw and untyped so the hot path reads it
+    /// with the caller's `Service` type, without looking up the generic subclass's metadata.
+    let slot: UnsafeMutableRawPointer
 
-    init(
+    init<Service>(
         key: RegistrationKey,
-        serviceType: any Any.Type,
+        serviceType: Service.Type,
         lifetime: Lifetime,
         sequence: Int,
         isParameterised: Bool,
@@ -32,6 +35,20 @@ class Entry: @unchecked Sendable {
         self.sequence = sequence
         self.isParameterised = isParameterised
         self.isAsync = isAsync
+        self.slot = .allocate(
+            byteCount: Swift.max(MemoryLayout<Service>.size, 1),
+            alignment: MemoryLayout<Service>.alignment
+        )
+    }
+
+    deinit {
+        slot.deallocate()
+    }
+
+    /// The published instance; call only after `isPublished` loaded `true` and with the entry's service type.
+    @inline(__always)
+    func publishedInstance<Service>(as type: Service.Type) -> Service {
+        slot.assumingMemoryBound(to: Service.self).pointee
     }
 
     var serviceType: any Any.Type { keyDescription.serviceType }

@@ -72,9 +72,11 @@ final class ParamsRegistration<Service: Sendable, Params: Sendable>: ParamsProvi
         if let parent, parent.contains(self) {
             throw .cycle(parent.path + [self])
         }
-        let created = ResolutionNode(entry: self, parent: parent, chain: parent?.chain ?? ResolutionChain())
+        let created = ResolutionNode(entry: self, parent: parent)
         do {
-            return try ThreadContext.with(created) { try make(Resolver(locator: requester, node: created), params) }
+            let token = ThreadContext.enter(created)
+            defer { ThreadContext.leave(token) }
+            return try make(Resolver(locator: requester, node: created), params)
         } catch let error as LocatorError where error.carriesPath {
             throw error
         } catch {
@@ -94,7 +96,7 @@ final class ParamsRegistration<Service: Sendable, Params: Sendable>: ParamsProvi
         if let parent, parent.contains(self) {
             throw .cycle(parent.path + [self])
         }
-        let created = ResolutionNode(entry: self, parent: parent, chain: ResolutionChain(graphHome: parent?.chain))
+        let created = ResolutionNode(entry: self, parent: parent, newStrand: true)
         do {
             return try await ResolutionNode.$currentTask.withValue(created) {
                 try await make(Resolver(locator: requester, node: created), params)

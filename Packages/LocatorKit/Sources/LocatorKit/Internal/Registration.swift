@@ -2,9 +2,10 @@ import Synchronization
 
 /// A registration of `Service` without parameters, with its factory and (for shared lifetimes) its instance.
 final class Registration<Service: Sendable>: Entry, @unchecked Sendable {
-    // @unchecked Sendable: `state`, `generation` and `lastFailure` are guarded by `Coordinator.lock`; `published`
-    // is written once, under that lock, before `isPublished` is stored with release ordering, and only read after
-    // an acquiring load of `isPublished` returned true, so readers never see it change.
+    // @unchecked Sendable: `state`, `generation` and `lastFailure` are guarded by `Coordinator.lock`; `slot` is
+    // initialised once, under that lock (or before the entry is shared), before `isPublished` is stored with
+    // release ordering, and only read after an acquiring load of `isPublished` returned true, so readers never
+    // see it change.
     enum Factory: Sendable {
         case none
         case sync(@Sendable (Resolver) throws -> Service)
@@ -23,7 +24,6 @@ final class Registration<Service: Sendable>: Entry, @unchecked Sendable {
     private var state: State
     private var generation = 0
     private var lastFailure: (generation: Int, error: LocatorError)?
-    private var published: Service?
 
     init(key: RegistrationKey, lifetime: Lifetime, sequence: Int, factory: Factory) {
         self.factory = factory
@@ -52,8 +52,14 @@ final class Registration<Service: Sendable>: Entry, @unchecked Sendable {
         state = .weak(WeakBox(weakInstance))
     }
 
+    deinit {
+        if isPublished.load(ordering: .acquiring) {
+            slot.assumingMemoryBound(to: Service.self).deinitialize(count: 1)
+        }
+    }
+
     private func publish(_ instance: Service) {
-        published = instance
+        slot.initializeMemory(as: Service.self, to: instance)
         state = .value(instance)
         isPublished.store(true, ordering: .releasing)
     }
@@ -62,8 +68,8 @@ final class Registration<Service: Sendable>: Entry, @unchecked Sendable {
 
     @inline(__always)
     func resolve(requester: Locator, owner: Locator, node: ResolutionNode?) throws(LocatorError) -> Service {
-        if isPublished.load(ordering: .acquiring), let published {
-            return published
+        if isPublished.load(ordering: .acquiring) {
+            return publishedInstance(as: Service.self)
         }
         return try resolveSlow(requester: requester, owner: owner, node: node)
     }
@@ -73,15 +79,18 @@ final class Registration<Service: Sendable>: Entry, @unchecked Sendable {
         switch lifetime.kind {
         case .transient:
             guard case .sync(let make) = factory else { throw asyncRequired() }
-            return try create(make, locator: requester, parent: node, chain: node?.chain ?? ResolutionChain())
+            return try create(make, locator: requester, parent: node)
         case .graph:
             guard case .sync(let make) = factory else { throw asyncRequired() }
-            let chain = node?.chain ?? ResolutionChain()
-            if let existing = Coordinator.lock.withLock({ chain.graphInstance(for: self) }) {
+            // A root resolve has nothing to share its graph instance with.
+            guard let node else {
+                return try create(make, locator: requester, parent: nil)
+            }
+            if let existing = Coordinator.lock.withLock({ node.chain.graphInstance(for: self) }) {
                 return try cast(existing)
             }
-            let instance = try create(make, locator: requester, parent: node, chain: chain)
-            Coordinator.lock.withLock { chain.setGraphInstance(instance, for: self) }
+            let instance = try create(make, locator: requester, parent: node)
+            Coordinator.lock.withLock { node.chain.setGraphInstance(instance, for: self) }
             return instance
         default:
             return try resolveShared(owner: owner, node: node)
@@ -103,15 +112,24 @@ final class Registration<Service: Sendable>: Entry, @unchecked Sendable {
     private func create(
         _ make: @Sendable (Resolver) throws -> Service,
         locator: Locator,
-        parent: ResolutionNode?,
-        chain: ResolutionChain
+        parent: ResolutionNode?
     ) throws(LocatorError) -> Service {
         if let parent, parent.contains(self) {
             throw .cycle(parent.path + [self])
         }
-        let node = ResolutionNode(entry: self, parent: parent, chain: chain)
+        return try run(make, locator: locator, node: ResolutionNode(entry: self, parent: parent))
+    }
+
+    /// Runs the synchronous factory as `node`.
+    private func run(
+        _ make: @Sendable (Resolver) throws -> Service,
+        locator: Locator,
+        node: ResolutionNode
+    ) throws(LocatorError) -> Service {
         do {
-            return try ThreadContext.with(node) { try make(Resolver(locator: locator, node: node)) }
+            let token = ThreadContext.enter(node)
+            defer { ThreadContext.leave(token) }
+            return try make(Resolver(locator: locator, node: node))
         } catch let error as LocatorError where error.carriesPath {
             throw error
         } catch {
@@ -123,9 +141,9 @@ final class Registration<Service: Sendable>: Entry, @unchecked Sendable {
     /// cycle detection across threads, and no lock held while the factory runs.
     private func resolveShared(owner: Locator, node: ResolutionNode?) throws(LocatorError) -> Service {
         let lock = Coordinator.lock
-        var chain = node?.chain
         var waitedGeneration: Int?
         lock.lock()
+        let chain = node?.chain
         while true {
             switch state {
             case .value(let instance):
@@ -156,15 +174,19 @@ final class Registration<Service: Sendable>: Entry, @unchecked Sendable {
                     lock.unlock()
                     throw asyncRequired()
                 }
+                if let node, node.contains(self) {
+                    lock.unlock()
+                    throw .cycle(node.path + [self])
+                }
                 generation += 1
                 let creation = generation
-                let creator = chain ?? ResolutionChain()
+                let created = ResolutionNode(entry: self, parent: node)
                 state = .creating(generation: creation, task: nil)
-                creatingChain = creator
+                creatingChain = created.chain
                 lock.unlock()
                 let result: Result<Service, LocatorError>
                 do {
-                    result = .success(try create(make, locator: owner, parent: node, chain: creator))
+                    result = .success(try run(make, locator: owner, node: created))
                 } catch {
                     result = .failure(error)
                 }
@@ -174,29 +196,25 @@ final class Registration<Service: Sendable>: Entry, @unchecked Sendable {
                     lock.unlock()
                     throw asyncRequired()
                 }
-                let waiter: ResolutionChain
-                if let chain {
-                    waiter = chain
-                } else {
-                    waiter = ResolutionChain()
-                    chain = waiter
+                // A root resolve (no node) owns no creation, so it cannot close a cycle: it just waits.
+                if let waiter = chain {
+                    if creator === waiter || node?.contains(self) == true {
+                        lock.unlock()
+                        throw .cycle(node.path + [self])
+                    }
+                    if let cycle = Coordinator.cycle(waiter: waiter, waiterNode: node, entry: self, owner: creator) {
+                        lock.unlock()
+                        throw .cycle(cycle)
+                    }
+                    waiter.waitingFor = self
+                    waiter.waitingNode = node
                 }
-                if creator === waiter || node?.contains(self) == true {
-                    lock.unlock()
-                    throw .cycle(node.path + [self])
-                }
-                if let cycle = Coordinator.cycle(waiter: waiter, waiterNode: node, entry: self, owner: creator) {
-                    lock.unlock()
-                    throw .cycle(cycle)
-                }
-                waiter.waitingFor = self
-                waiter.waitingNode = node
                 waitedGeneration = creation
                 while case .creating(let current, _) = state, current == creation {
                     lock.wait()
                 }
-                waiter.waitingFor = nil
-                waiter.waitingNode = nil
+                chain?.waitingFor = nil
+                chain?.waitingNode = nil
             }
         }
     }
@@ -259,8 +277,8 @@ final class Registration<Service: Sendable>: Entry, @unchecked Sendable {
     // MARK: - Asynchronous resolution
 
     func resolveAsync(requester: Locator, owner: Locator, node: ResolutionNode?) async throws(LocatorError) -> Service {
-        if isPublished.load(ordering: .acquiring), let published {
-            return published
+        if isPublished.load(ordering: .acquiring) {
+            return publishedInstance(as: Service.self)
         }
         let node = node ?? ResolutionNode.currentTask
         guard case .async(let make) = factory else {
@@ -270,12 +288,14 @@ final class Registration<Service: Sendable>: Entry, @unchecked Sendable {
         case .transient:
             return try await createAsync(make, locator: requester, parent: node)
         case .graph:
-            let chain = node?.chain ?? ResolutionChain()
-            if let existing = Coordinator.lock.withLock({ chain.graphInstance(for: self) }) {
+            guard let node else {
+                return try await createAsync(make, locator: requester, parent: nil)
+            }
+            if let existing = Coordinator.lock.withLock({ node.chain.graphInstance(for: self) }) {
                 return try cast(existing)
             }
-            let instance = try await createAsync(make, locator: requester, parent: node, graphHome: chain)
-            Coordinator.lock.withLock { chain.setGraphInstance(instance, for: self) }
+            let instance = try await createAsync(make, locator: requester, parent: node)
+            Coordinator.lock.withLock { node.chain.setGraphInstance(instance, for: self) }
             return instance
         default:
             return try await resolveSharedAsync(make, owner: owner, node: node)
@@ -285,14 +305,13 @@ final class Registration<Service: Sendable>: Entry, @unchecked Sendable {
     private func createAsync(
         _ make: @Sendable (Resolver) async throws -> Service,
         locator: Locator,
-        parent: ResolutionNode?,
-        graphHome: ResolutionChain? = nil
+        parent: ResolutionNode?
     ) async throws(LocatorError) -> Service {
         if let parent, parent.contains(self) {
             throw .cycle(parent.path + [self])
         }
-        let chain = ResolutionChain(graphHome: graphHome ?? parent?.chain)
-        let node = ResolutionNode(entry: self, parent: parent, chain: chain)
+        // Each asynchronous creation is a strand of its own: its factory may resolve concurrently.
+        let node = ResolutionNode(entry: self, parent: parent, newStrand: true)
         do {
             return try await ResolutionNode.$currentTask.withValue(node) {
                 try await make(Resolver(locator: locator, node: node))
@@ -312,12 +331,12 @@ final class Registration<Service: Sendable>: Entry, @unchecked Sendable {
     ) -> Task<Service, any Error> {
         generation += 1
         let creation = generation
-        let creator = ResolutionChain(graphHome: node?.chain)
-        creatingChain = creator
+        let created = ResolutionNode(entry: self, parent: node, newStrand: true)
+        creatingChain = created.chain
         let task = Task<Service, any Error> {
             let result: Result<Service, LocatorError>
             do throws(LocatorError) {
-                result = .success(try await self.runCreation(make, owner: owner, node: node, chain: creator))
+                result = .success(try await self.runCreation(make, owner: owner, node: created))
             } catch {
                 result = .failure(error)
             }
@@ -330,10 +349,8 @@ final class Registration<Service: Sendable>: Entry, @unchecked Sendable {
     private func runCreation(
         _ make: @Sendable (Resolver) async throws -> Service,
         owner: Locator,
-        node: ResolutionNode?,
-        chain: ResolutionChain
+        node created: ResolutionNode
     ) async throws(LocatorError) -> Service {
-        let created = ResolutionNode(entry: self, parent: node, chain: chain)
         do {
             return try await ResolutionNode.$currentTask.withValue(created) {
                 try await make(Resolver(locator: owner, node: created))
@@ -386,18 +403,20 @@ final class Registration<Service: Sendable>: Entry, @unchecked Sendable {
                     lock.unlock()
                     throw .cycle(node.path + [self])
                 }
-                let waiter = node?.chain ?? ResolutionChain()
-                if let cycle = Coordinator.cycle(waiter: waiter, waiterNode: node, entry: self, owner: creator) {
-                    lock.unlock()
-                    throw .cycle(cycle)
+                let waiter = node?.chain
+                if let waiter {
+                    if let cycle = Coordinator.cycle(waiter: waiter, waiterNode: node, entry: self, owner: creator) {
+                        lock.unlock()
+                        throw .cycle(cycle)
+                    }
+                    waiter.waitingFor = self
+                    waiter.waitingNode = node
                 }
-                waiter.waitingFor = self
-                waiter.waitingNode = node
                 waitedGeneration = creation
                 lock.unlock()
                 let result = await task.result
                 lock.lock()
-                if waiter.waitingFor === self {
+                if let waiter, waiter.waitingFor === self {
                     waiter.waitingFor = nil
                     waiter.waitingNode = nil
                 }

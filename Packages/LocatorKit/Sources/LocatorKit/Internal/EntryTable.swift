@@ -1,0 +1,107 @@
+/// An open-addressing hash table from ``RegistrationKey`` to ``Entry``, in manually managed memory.
+///
+/// `Dictionary` hashes with SipHash (about 170 instructions per lookup here) and its storage is reference
+/// counted on every access; keys are a type identifier and an optional short name, so a multiplicative mix and
+/// FNV-1a are enough, and plain pointers avoid the retains. Linear probing, at most half full; removal rebuilds
+/// (registrations are rarely removed). The owner must call ``destroy()`` once.
+struct EntryTable {
+    /// Type identifiers as integers; 0 marks an empty slot.
+    private var types: UnsafeMutablePointer<UInt>
+    private var names: UnsafeMutablePointer<String?>
+    private var values: UnsafeMutablePointer<Entry?>
+    private var capacity: Int
+    private(set) var count = 0
+
+    init(capacity: Int = 16) {
+        self.capacity = capacity
+        types = .allocate(capacity: capacity)
+        types.initialize(repeating: 0, count: capacity)
+        names = .allocate(capacity: capacity)
+        names.initialize(repeating: nil, count: capacity)
+        values = .allocate(capacity: capacity)
+        values.initialize(repeating: nil, count: capacity)
+    }
+
+    func destroy() {
+        types.deallocate()
+        names.deinitialize(count: capacity)
+        names.deallocate()
+        values.deinitialize(count: capacity)
+        values.deallocate()
+    }
+
+    @inline(__always)
+    static func hash(type: UInt, name: String?) -> Int {
+        var hash = type &* 0x9E37_79B9_7F4A_7C15
+        if var name {
+            hash = name.withUTF8 { bytes in
+                var hash = hash
+                for byte in bytes {
+                    hash = (hash ^ UInt(byte)) &* 0x0000_0100_0000_01B3
+                }
+                return hash
+            }
+        }
+        return Int(bitPattern: hash ^ (hash >> 29))
+    }
+
+    @inline(__always)
+    func find(_ key: RegistrationKey) -> Entry? {
+        let type = UInt(bitPattern: key.type)
+        let mask = capacity - 1
+        var index = Self.hash(type: type, name: key.name) & mask
+        while true {
+            let candidate = types[index]
+            if candidate == 0 { return nil }
+            if candidate == type && names[index] == key.name {
+                return values[index]
+            }
+            index = (index + 1) & mask
+        }
+    }
+
+    /// Inserts or replaces.
+    mutating func insert(_ entry: Entry, for key: RegistrationKey) {
+        if (count + 1) * 2 > capacity {
+            rebuild(capacity: capacity * 2, dropping: nil)
+        }
+        let type = UInt(bitPattern: key.type)
+        let mask = capacity - 1
+        var index = Self.hash(type: type, name: key.name) & mask
+        while types[index] != 0 {
+            if types[index] == type && names[index] == key.name {
+                values[index] = entry
+                return
+            }
+            index = (index + 1) & mask
+        }
+        types[index] = type
+        names[index] = key.name
+        values[index] = entry
+        count += 1
+    }
+
+    mutating func remove(_ key: RegistrationKey) {
+        guard find(key) != nil else { return }
+        rebuild(capacity: capacity, dropping: key)
+    }
+
+    mutating func removeAll() {
+        destroy()
+        self = EntryTable()
+    }
+
+    var entries: [Entry] {
+        (0..<capacity).compactMap { values[$0] }
+    }
+
+    private mutating func rebuild(capacity newCapacity: Int, dropping dropped: RegistrationKey?) {
+        var rebuilt = EntryTable(capacity: newCapacity)
+        for index in 0..<capacity {
+            guard let entry = values[index], entry.key != dropped else { continue }
+            rebuilt.insert(entry, for: entry.key)
+        }
+        destroy()
+        self = rebuilt
+    }
+}
