@@ -37,9 +37,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
+        // The system zlib, for gzip request bodies.
+        .systemLibrary(name: "CRequestKitZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
             name: "RequestKit",
             dependencies: [
+                "CRequestKitZlib",
                 .product(name: "ModelKit", package: "ModelKit"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

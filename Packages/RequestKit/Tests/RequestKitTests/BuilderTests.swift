@@ -1,0 +1,180 @@
+import Foundation
+import HTTPTypes
+import ModelKit
+import RequestKit
+import RequestKitTesting
+import Testing
+
+/// Splits a multipart body into (headers, content) pairs.
+func multipartParts(_ body: Data, boundary: String) -> [(headers: String, content: Data)] {
+    let delimiter = Data("--\(boundary)".utf8)
+    var parts: [(String, Data)] = []
+    var rest = body[...]
+    while let start = rest.range(of: delimiter) {
+        rest = rest[start.upperBound...]
+        if rest.starts(with: Data("--".utf8)) { break }
+        rest = rest.dropFirst(2)
+        guard let headerEnd = rest.range(of: Data("\r\n\r\n".utf8)),
+            let next = rest.range(of: delimiter, in: headerEnd.upperBound..<rest.endIndex)
+        else { break }
+        let headers = String(decoding: rest[rest.startIndex..<headerEnd.lowerBound], as: UTF8.self)
+        let content = Data(rest[headerEnd.upperBound..<(next.lowerBound - 2)])
+        parts.append((headers, content))
+        rest = rest[next.lowerBound...]
+    }
+    return parts
+}
+
+func temporaryFile(_ contents: Data, name: String = "file.bin") throws -> URL {
+    let directory = FileManager.default.temporaryDirectory.appending(path: "requestkit-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let url = directory.appending(path: name)
+    try contents.write(to: url)
+    return url
+}
+
+struct BuilderTests {
+    @Test func theBuilderSetsMethodHeadersQueryAndFormParameters() async throws {
+        try await withClient(handler: echoHandler) { client, server in
+            let response = try await client.makeRequest(.patch, "vehicles/7")
+                .header(.authorization, "Bearer abc")
+                .query("dryRun", "true")
+                .parameters(["state": "serviced"], encoding: .form)
+                .operation("vehicles.update")
+                .submit(as: Echo.self)
+            #expect(response.value.method == "PATCH")
+            #expect(response.value.query == ["dryRun=true"])
+            #expect(response.value.body == "state=serviced")
+            #expect(response.value.authorization == "Bearer abc")
+        }
+    }
+
+    @Test func multipartStreamsDataJSONFileAndStreamPartsWithAnExactLength() async throws {
+        let fileContents = Data((0..<300_000).map { UInt8($0 % 256) })
+        let file = try temporaryFile(fileContents, name: "scan.pdf")
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        try await withClient(handler: { _ in .status(201) }) { client, server in
+            let response = try await client.makeRequest(.post, "documents")
+                .parameters(["owner": "fleet"])
+                .part(name: "note", data: Data("hello".utf8), fileName: "note.txt", mimeType: "text/plain")
+                .part(name: "meta", json: ["kind": "registration", "pages": 2])
+                .part(name: "scan", fileURL: file, mimeType: "application/pdf")
+                .part(name: "live", length: 6, mimeType: "text/plain") {
+                    AsyncThrowingStream { continuation in
+                        continuation.yield(Data("abc".utf8))
+                        continuation.yield(Data("def".utf8))
+                        continuation.finish()
+                    }
+                }
+                .submitAsUpload(true)
+            #expect(response.status == .created)
+            let request = try #require(server.receivedRequests.first)
+            let contentType = try #require(request.header("content-type"))
+            let boundary = try #require(contentType.components(separatedBy: "boundary=").last)
+            #expect(request.header("content-length") == "\(request.body.count)")
+            #expect(request.header("transfer-encoding") == nil)
+            let parts = multipartParts(request.body, boundary: boundary)
+            #expect(parts.count == 5)
+            #expect(parts[0].headers.contains(#"name="owner""#))
+            #expect(parts[0].content == Data("fleet".utf8))
+            #expect(parts[1].headers.contains(#"filename="note.txt""#))
+            #expect(parts[1].headers.contains("Content-Type: text/plain"))
+            #expect(parts[2].headers.contains("application/json"))
+            #expect(try JSONValue(parsing: parts[2].content) == ["kind": "registration", "pages": 2])
+            #expect(parts[3].headers.contains(#"filename="scan.pdf""#))
+            #expect(parts[3].content == fileContents)
+            #expect(parts[4].content == Data("abcdef".utf8))
+        }
+    }
+
+    @Test func aStreamPartThatBreaksItsLengthPromiseFailsTheRequest() async throws {
+        try await withClient(handler: { _ in .status(201) }) { client, _ in
+            await #expect {
+                _ = try await client.makeRequest(.post, "documents")
+                    .part(name: "live", length: 10) {
+                        AsyncThrowingStream { continuation in
+                            continuation.yield(Data("short".utf8))
+                            continuation.finish()
+                        }
+                    }
+                    .submit()
+            } throws: { error in
+                (error as? RequestKitError)?.code == .invalidRequest
+                    || (error as? RequestKitError)?.code == .transportFailed
+            }
+        }
+    }
+
+    @Test func uploadProgressReportsEveryByteSent() async throws {
+        let file = try temporaryFile(Data(repeating: 7, count: 500_000))
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let seen = LockedValue<[TransferProgress]>([])
+        try await withClient(handler: { _ in .status(204) }) { client, server in
+            _ = try await client.makeRequest(.put, "blobs/1")
+                .body(try .file(file), contentType: "application/octet-stream")
+                .uploadProgress { progress in seen.update { $0.append(progress) } }
+                .submitAsUpload(true)
+            #expect(server.receivedRequests.first?.body.count == 500_000)
+        }
+        let last = try #require(seen.value.last)
+        #expect(last.totalBytesTransferred == 500_000)
+        #expect(last.totalBytesExpected == 500_000)
+        #expect(seen.value.map(\.bytesTransferred).reduce(0, +) == 500_000)
+    }
+
+    @Test(arguments: [HTTPRequest.Method.get, .head, .delete])
+    func anUploadWithAMethodWithoutABodyIsATypedError(method: HTTPRequest.Method) async throws {
+        try await withClient(handler: echoHandler) { client, server in
+            await #expect {
+                _ = try await client.makeRequest(method, "x").body(.data(Data("x".utf8)), contentType: "text/plain")
+                    .submitAsUpload(true)
+            } throws: { error in
+                (error as? RequestKitError)?.code == .invalidRequest
+            }
+            #expect(server.receivedRequests.isEmpty)
+        }
+    }
+
+    @Test func gzipCompressesTheRequestBody() async throws {
+        let document: JSONValue = ["vehicles": .array(Array(repeating: ["plate": "AB 123", "year": 2020], count: 200))]
+        try await withClient(handler: { _ in .status(204) }) { client, server in
+            _ = try await client.makeRequest(.post, "import")
+                .body(.data(document.jsonData()), contentType: "application/json")
+                .contentEncoding(.gzip)
+                .submit()
+            let request = try #require(server.receivedRequests.first)
+            #expect(request.header("content-encoding") == "gzip")
+            #expect(request.body.starts(with: [0x1f, 0x8b]))
+            #expect(request.body.count < document.jsonData().count / 4)
+            #expect(try JSONValue(parsing: try gunzip(request.body)) == document)
+        }
+    }
+
+    @Test func theBuilderSubmitsWithCallbacks() async throws {
+        try await withClient(handler: { _ in .text("done") }) { client, _ in
+            let text = await withCheckedContinuation { continuation in
+                client.makeRequest(.post, "jobs").parameters(["a": 1])
+                    .submit(
+                        success: { continuation.resume(returning: $0.value.text) },
+                        failure: { _ in continuation.resume(returning: nil) }
+                    )
+            }
+            #expect(text == "done")
+        }
+    }
+}
+
+/// Decompresses with the system `gzip`, independently of RequestKit's zlib use.
+func gunzip(_ data: Data) throws -> Data {
+    let input = try temporaryFile(data, name: "body.gz")
+    defer { try? FileManager.default.removeItem(at: input.deletingLastPathComponent()) }
+    let process = Process()
+    let output = Pipe()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", "gzip -dc \"$1\"", "sh", input.path]
+    process.standardOutput = output
+    try process.run()
+    let result = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return result
+}
