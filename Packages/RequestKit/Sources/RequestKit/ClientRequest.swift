@@ -15,6 +15,8 @@ public struct ClientRequest: Sendable {
     public var timeouts: Timeouts
     /// A short name of the operation for logs, metrics and errors (an endpoint name or `"METHOD path"`).
     public var operation: String
+    /// How the response may be cached, for caching middleware.
+    public var cachePolicy: CachePolicy
 
     /// Creates a request.
     public init(
@@ -23,7 +25,8 @@ public struct ClientRequest: Sendable {
         headerFields: HTTPFields = [:],
         body: RequestBody? = nil,
         timeouts: Timeouts = Timeouts(),
-        operation: String? = nil
+        operation: String? = nil,
+        cachePolicy: CachePolicy = .none
     ) {
         self.method = method
         self.url = url
@@ -31,5 +34,6 @@ public struct ClientRequest: Sendable {
         self.body = body
         self.timeouts = timeouts
         self.operation = operation ?? "\(method.rawValue) \(url.path)"
+        self.cachePolicy = cachePolicy
     }
 }

@@ -8,16 +8,27 @@ struct MiddlewareChain: Sendable {
         self.transport = transport
     }
 
-    func send(_ request: ClientRequest) async throws -> ClientResponse {
-        try await send(request, from: 0)
+    /// Sends `request` through the client's middleware, then `innermost` (per-request decorators), then the
+    /// transport.
+    func send(_ request: ClientRequest, innermost: [any Middleware] = []) async throws -> ClientResponse {
+        if innermost.isEmpty {
+            return try await send(request, from: 0, in: middleware)
+        }
+        return try await send(request, from: 0, in: middleware + innermost)
     }
 
-    private func send(_ request: ClientRequest, from index: Int) async throws -> ClientResponse {
-        guard index < middleware.count else {
+    private func send(
+        _ request: ClientRequest,
+        from index: Int,
+        in steps: [any Middleware]
+    ) async throws
+        -> ClientResponse
+    {
+        guard index < steps.count else {
             return try await transport.send(request)
         }
-        return try await middleware[index].intercept(request) { next in
-            try await self.send(next, from: index + 1)
+        return try await steps[index].intercept(request) { next in
+            try await self.send(next, from: index + 1, in: steps)
         }
     }
 }

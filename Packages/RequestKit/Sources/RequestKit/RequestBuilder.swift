@@ -79,7 +79,7 @@ public struct RequestBuilder: Sendable {
     }
 
     /// Sets what counts as a successful response.
-    public func validation(_ validation: Validation) -> RequestBuilder {
+    public func validation(_ validation: ResponseValidation) -> RequestBuilder {
         var copy = self
         copy.descriptor.validation = validation
         return copy

@@ -1,5 +1,6 @@
 public import Foundation
 public import HTTPTypes
+import ModelKit
 import Synchronization
 
 /// The data request service: sends requests to the current environment through the middleware chain and a
@@ -30,10 +31,11 @@ public struct RequestClient: Sendable {
         public var maximumBodySize = 64 * 1024 * 1024
         /// What happens to requests in flight when the environment switches.
         public var inFlightPolicy = InFlightPolicy.finish
-        /// Makes the JSON decoder for models; by default ISO 8601 dates with optional fractional seconds.
-        public var makeJSONDecoder: @Sendable () -> JSONDecoder = { JSONCoding.makeDecoder() }
-        /// Makes the JSON encoder for `Encodable` bodies; by default ISO 8601 dates with fractional seconds.
-        public var makeJSONEncoder: @Sendable () -> JSONEncoder = { JSONCoding.makeEncoder() }
+        /// Makes the JSON decoder for models, or `nil` (the default) for ModelKit's `ModelCoding` settings
+        /// (ISO 8601 dates with fractional seconds), whose errors name the field path and the value found.
+        public var makeJSONDecoder: (@Sendable () -> JSONDecoder)?
+        /// Makes the JSON encoder for `Encodable` bodies; by default ModelKit's `ModelCoding.makeEncoder()`.
+        public var makeJSONEncoder: @Sendable () -> JSONEncoder = { ModelCoding.makeEncoder() }
 
         /// Creates the default configuration.
         public init() {}
@@ -98,8 +100,10 @@ public struct RequestClient: Sendable {
             headerFields: headerFields,
             body: descriptor.body,
             timeouts: timeouts,
-            operation: operation
+            operation: operation,
+            cachePolicy: descriptor.cachePolicy
         )
+        let decorators: [any Middleware] = descriptor.decorators
 
         let id = counter.next()
         let observers = configuration.observers
@@ -119,7 +123,7 @@ public struct RequestClient: Sendable {
         let chain = self.chain
         do {
             let outcome = try await withLimits(overall: timeouts.overall, sentTo: environment) {
-                let response = try await chain.send(request)
+                let response = try await chain.send(request, innermost: decorators)
                 status.withLock { $0 = response.status.code }
                 return try await handle(response)
             }
@@ -178,7 +182,7 @@ public struct RequestClient: Sendable {
                     status: status
                 )
                 if let decodeErrorBody = validation.errorBodyDecoder, !data.isEmpty {
-                    error.errorBody = decodeErrorBody(data, configuration.makeJSONDecoder())
+                    error.errorBody = decodeErrorBody(data)
                 }
                 throw error
             }

@@ -9,9 +9,11 @@ struct RequestDescriptor: Sendable {
     var query: [FormField] = []
     var headerFields: HTTPFields = [:]
     var body: RequestBody?
-    var validation = Validation()
+    var validation = ResponseValidation()
     var timeouts: Timeouts?
     var operation: String?
+    var cachePolicy = CachePolicy.none
+    var decorators: [RequestDecorator] = []
 
     init(method: HTTPRequest.Method, path: String) {
         self.method = method

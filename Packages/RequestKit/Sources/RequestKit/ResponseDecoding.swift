@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import ModelKit
 
 /// What a decoder gets: the collected body with the response head and the client's decoding settings.
 struct DecodingInput: Sendable {
@@ -8,7 +9,7 @@ struct DecodingInput: Sendable {
     var data: Data
     var method: HTTPRequest.Method
     var registry: DecoderRegistry
-    var makeDecoder: @Sendable () -> JSONDecoder
+    var makeDecoder: (@Sendable () -> JSONDecoder)?
 
     /// Whether this response carries no body by definition or in fact.
     var hasNoBody: Bool {
@@ -65,9 +66,7 @@ extension ResponseDecoding {
                     status: input.status
                 )
             }
-            guard let contentType = input.contentType, let name = MediaTypeName(contentType),
-                name.essence == "application/json" || name.suffix == "json"
-            else {
+            guard let contentType = input.contentType, let name = MediaTypeName(contentType), name.isJSON else {
                 throw RequestKitError(
                     code: .unacceptableContentType,
                     subject: input.contentType ?? "no content type",
@@ -76,7 +75,18 @@ extension ResponseDecoding {
                 )
             }
             do {
-                return try input.makeDecoder().decode(Value.self, from: input.data)
+                if let makeDecoder = input.makeDecoder {
+                    return try makeDecoder().decode(Value.self, from: input.data)
+                }
+                return try ModelCoding.decode(Value.self, from: input.data)
+            } catch let error as ModelDecodingError {
+                throw RequestKitError(
+                    code: .decodingFailed,
+                    subject: "\(Value.self)",
+                    reason: error.description,
+                    status: input.status,
+                    underlying: error
+                )
             } catch {
                 throw RequestKitError(
                     code: .decodingFailed,

@@ -119,7 +119,7 @@ struct DecodingTests {
             } throws: { error in
                 guard let error = error as? RequestKitError else { return false }
                 return error.code == .decodingFailed && error.status == 200
-                    && error.reason.hasPrefix("vehicles[1].modelYear: expected Int")
+                    && error.reason == #"vehicles[1].modelYear: expected Int, found string "abc""#
                     && error.operation == "GET fleet"
             }
         }

@@ -1,16 +1,17 @@
 import Foundation
+import ModelKit
 
 /// What a response must look like to count as a success: its status code and, optionally, its content type.
 ///
 /// A response that fails validation throws ``RequestKitError/Code/unacceptableStatus`` or
 /// ``RequestKitError/Code/unacceptableContentType``. When the validation names an error body type and the server
 /// sent a body that decodes as that type, the value is attached as ``RequestKitError/errorBody``.
-public struct Validation: Sendable {
+public struct ResponseValidation: Sendable {
     /// Status codes that count as success.
     public var acceptableStatusCodes: [ClosedRange<Int>]
     /// Media type patterns (`application/json`, `text/*`) the body must match, or `nil` for any.
     public var acceptableContentTypes: [String]?
-    var errorBodyDecoder: (@Sendable (Data, JSONDecoder) -> (any Sendable)?)?
+    var errorBodyDecoder: (@Sendable (Data) -> (any Sendable)?)?
 
     /// Creates a validation.
     public init(acceptableStatusCodes: [ClosedRange<Int>] = [200...299], acceptableContentTypes: [String]? = nil) {
@@ -19,12 +20,12 @@ public struct Validation: Sendable {
     }
 
     /// Accepts any 2xx status and any content type.
-    public static var successStatus: Validation { Validation() }
+    public static var successStatus: ResponseValidation { ResponseValidation() }
 
     /// Returns a copy that decodes error bodies (sent with an unacceptable status) as `type`.
-    public func decodingErrorBody<ErrorBody: Decodable & Sendable>(as type: ErrorBody.Type) -> Validation {
+    public func decodingErrorBody<ErrorBody: Decodable & Sendable>(as type: ErrorBody.Type) -> ResponseValidation {
         var copy = self
-        copy.errorBodyDecoder = { data, decoder in try? decoder.decode(ErrorBody.self, from: data) }
+        copy.errorBodyDecoder = { data in try? ModelCoding.decode(ErrorBody.self, from: data) }
         return copy
     }
 
