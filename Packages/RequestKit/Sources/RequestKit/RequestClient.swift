@@ -29,6 +29,9 @@ public struct RequestClient: Sendable {
         /// The largest response body decoded in memory; larger bodies fail with
         /// ``RequestKitError/Code/bodyTooLarge`` (downloads are not limited).
         public var maximumBodySize = 64 * 1024 * 1024
+        /// Reports whether the environment's host is reachable; while it is not, requests fail at once with
+        /// ``RequestKitError/Code/offline``. `nil` (the default) sends regardless.
+        public var reachability: (any ReachabilityMonitor)?
         /// What happens to requests in flight when the environment switches.
         public var inFlightPolicy = InFlightPolicy.finish
         /// Makes the JSON decoder for models, or `nil` (the default) for ModelKit's `ModelCoding` settings
@@ -105,6 +108,15 @@ public struct RequestClient: Sendable {
         )
         let decorators: [any Middleware] = descriptor.decorators
 
+        if let status = configuration.reachability?.status, status.isUnreachable {
+            throw RequestKitError(
+                code: .offline,
+                subject: environment.name,
+                reason: "the host is unreachable: \(status.reason ?? "no reason given")",
+                operation: operation,
+                url: url
+            )
+        }
         let id = counter.next()
         let observers = configuration.observers
         let shownURL = observers.isEmpty ? url : Redaction.redact(url)
