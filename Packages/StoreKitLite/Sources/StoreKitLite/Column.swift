@@ -8,12 +8,15 @@
 /// )
 /// ```
 public struct Column<Root: Record>: Sendable {
-    let description: ColumnDescription
-    let keyPath: UncheckedSendable<PartialKeyPath<Root>>
-    let read: @Sendable (Root) -> StoreValue
-    let write: @Sendable (inout Root, StoreValue) -> Bool
+    @usableFromInline let description: ColumnDescription
+    @usableFromInline let keyPath: UncheckedSendable<PartialKeyPath<Root>>
+    @usableFromInline let read: @Sendable (Root) -> StoreValue
+    @usableFromInline let write: @Sendable (inout Root, StoreValue) -> Bool
 
     /// A column stored under `name`, read from and written to `keyPath`.
+    ///
+    /// Inlinable so that the accessors are specialized for the record type where the schema is declared.
+    @inlinable
     public init<Value: StoreValueConvertible>(_ name: String, _ keyPath: WritableKeyPath<Root, Value>) {
         // Key paths without subscripts are immutable values; Swift 6 does not yet mark them Sendable.
         let path = UncheckedSendable(keyPath)

@@ -1,11 +1,14 @@
-import Foundation
+public import Foundation
 
 /// Converts UUIDs to and from their 16 big-endian bytes, the form ids and UUID columns are stored in.
+@usableFromInline
 enum UUIDBytes {
+    @usableFromInline
     static func data(_ uuid: UUID) -> Data {
         withUnsafeBytes(of: uuid.uuid) { Data($0) }
     }
 
+    @usableFromInline
     static func uuid(_ data: Data) -> UUID? {
         guard data.count == 16 else { return nil }
         let raw = [UInt8](data)

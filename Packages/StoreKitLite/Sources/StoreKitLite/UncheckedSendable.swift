@@ -6,9 +6,11 @@
 /// - the caller's closures and results in the `…AndWait` forms: the calling thread is blocked until the
 ///   operation finishes, so a closure runs on one thread at a time and never outlives the call, and a result is
 ///   handed over exactly once, after the operation is done with it.
+@usableFromInline
 struct UncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
+    @usableFromInline let value: Value
 
+    @inlinable
     init(_ value: Value) {
         self.value = value
     }
