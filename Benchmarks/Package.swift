@@ -27,9 +27,6 @@ let package = Package(
         // StoreKitLite, and GRDB as its comparison baseline (the raw C API comes through GRDBSQLite).
         .package(path: "../Packages/StoreKitLite"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-        // StoreKitLite, and GRDB as its comparison baseline (the raw C API comes through GRDBSQLite).
-        .package(path: "../Packages/StoreKitLite"),
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .executableTarget(
@@ -61,19 +58,6 @@ let package = Package(
             ],
             path: "LocatorKitCallgrind",
             swiftSettings: sharedSwiftSettings
-        ),
-        .executableTarget(
-            name: "StoreKitLiteBenchmarks",
-            dependencies: [
-                .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "StoreKitLite", package: "StoreKitLite"),
-                .product(name: "StoreKitLiteSQLite", package: "StoreKitLite"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
-            ],
-            path: "Benchmarks/StoreKitLiteBenchmarks",
-            swiftSettings: sharedSwiftSettings,
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
             name: "StoreKitLiteBenchmarks",
