@@ -75,7 +75,11 @@ final class Registration<Service: Sendable>: Entry, @unchecked Sendable {
     }
 
     private func resolveSlow(requester: Locator, owner: Locator, node: ResolutionNode?) throws(LocatorError) -> Service {
+        #if LOCATORKIT_NO_CYCLE_DETECTION
+        let node = node
+        #else
         let node = node ?? ThreadContext.current
+        #endif
         switch lifetime.kind {
         case .transient:
             guard case .sync(let make) = factory else { throw asyncRequired() }
@@ -114,10 +118,20 @@ final class Registration<Service: Sendable>: Entry, @unchecked Sendable {
         locator: Locator,
         parent: ResolutionNode?
     ) throws(LocatorError) -> Service {
+        #if LOCATORKIT_NO_CYCLE_DETECTION
+        // Measurement-only build (see Scripts/callgrind.sh): no path, no cycle detection, so the benchmark can
+        // report what detection costs. Never shipped: without a path a cycle overflows the stack.
+        do {
+            return try make(Resolver(locator: locator, node: ResolutionNode.detached))
+        } catch {
+            throw .factoryFailed([self], underlying: error)
+        }
+        #else
         if let parent, parent.contains(self) {
             throw .cycle(parent.path + [self])
         }
         return try run(make, locator: locator, node: ResolutionNode(entry: self, parent: parent))
+        #endif
     }
 
     /// Runs the synchronous factory as `node`.
