@@ -15,7 +15,9 @@ extension Locator {
         while let current = locator {
             let indent = String(repeating: "  ", count: depth)
             let label = current.name.map { "\"\($0)\"" } ?? "(unnamed)"
-            lines.append(indent + (depth == 0 ? "" : "parent ") + "Locator \(label)" + (current.isFrozen ? " (frozen)" : ""))
+            lines.append(
+                indent + (depth == 0 ? "" : "parent ") + "Locator \(label)" + (current.isFrozen ? " (frozen)" : "")
+            )
             for entry in current.snapshot() {
                 var line = "\(indent)  \(entry.keyDescription.text): \(entry.lifetime)"
                 if entry.isParameterised { line += " with parameters" }
@@ -76,7 +78,10 @@ extension Locator {
             }
             locator = current.parent
         }
-        throw .notRegistered(KeyDescription(serviceType: NamedType.self, name: typeName, isTypedKey: false), searched: self)
+        throw .notRegistered(
+            KeyDescription(serviceType: NamedType.self, name: typeName, isTypedKey: false),
+            searched: self
+        )
     }
 
     /// Registrations that resemble `key`: the same service type under another name first, then similar names.
@@ -95,8 +100,9 @@ extension Locator {
                 }
                 let name = String(describing: entry.serviceType).lowercased()
                 let distance = editDistance(name, wantedName, limit: 3)
-                if distance <= 3 || (name.count > 3 && wantedName.contains(name)) || wantedName.count > 3
-                    && name.contains(wantedName)
+                if distance <= 3 || (name.count > 3 && wantedName.contains(name))
+                    || wantedName.count > 3
+                        && name.contains(wantedName)
                 {
                     scored.append((1 + distance, text))
                 }
@@ -120,7 +126,11 @@ func editDistance(_ lhs: String, _ rhs: String, limit: Int) -> Int {
     for i in 1...max(a.count, 1) where !a.isEmpty {
         var current = [i] + Array(repeating: 0, count: b.count)
         for j in 1...max(b.count, 1) where !b.isEmpty {
-            current[j] = Swift.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            current[j] = Swift.min(
+                previous[j] + 1,
+                current[j - 1] + 1,
+                previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+            )
         }
         previous = current
     }

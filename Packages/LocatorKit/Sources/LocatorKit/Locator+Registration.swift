@@ -78,8 +78,11 @@ extension Locator {
     ) throws(LocatorError) {
         let key = RegistrationKey(type, name: name)
         guard isClassInstance(instance) else {
-            throw .with(.typeMismatch, KeyDescription(serviceType: type, name: name, isTypedKey: false),
-                        note: "a weak registration needs a class instance, got \(Swift.type(of: instance))")
+            throw .with(
+                .typeMismatch,
+                KeyDescription(serviceType: type, name: name, isTypedKey: false),
+                note: "a weak registration needs a class instance, got \(Swift.type(of: instance))"
+            )
         }
         let object = instance as AnyObject
         _ = try insert(key) { Registration<Service>(key: key, sequence: $0, weakInstance: object) }
@@ -95,8 +98,11 @@ extension Locator {
         name: String? = nil
     ) throws(LocatorError) {
         guard isClassInstance(instance) else {
-            throw .with(.typeMismatch, KeyDescription(serviceType: type, name: name, isTypedKey: false),
-                        note: "a weak handle needs a class instance, got \(Swift.type(of: instance))")
+            throw .with(
+                .typeMismatch,
+                KeyDescription(serviceType: type, name: name, isTypedKey: false),
+                note: "a weak handle needs a class instance, got \(Swift.type(of: instance))"
+            )
         }
         try register(WeakHandle<Service>(instance as AnyObject), as: WeakHandle<Service>.self, name: name)
     }
@@ -178,7 +184,9 @@ extension Locator {
         lifetime: Lifetime,
         factory: Registration<Service>.Factory
     ) throws(LocatorError) {
-        let entry = try insert(key) { Registration<Service>(key: key, lifetime: lifetime, sequence: $0, factory: factory) }
+        let entry = try insert(key) {
+            Registration<Service>(key: key, lifetime: lifetime, sequence: $0, factory: factory)
+        }
         if lifetime.kind == .eager, let registration = entry as? Registration<Service> {
             registration.createEagerly(owner: self)
         }

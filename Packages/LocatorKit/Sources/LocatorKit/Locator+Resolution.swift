@@ -190,7 +190,10 @@ extension Locator {
         params: Params.Type
     ) throws(LocatorError) -> ParamsProvidingEntry<Service> {
         guard let (entry, _) = lookup(key) else {
-            throw .notRegistered(KeyDescription(serviceType: type, name: key.name, isTypedKey: key.isTypedKey), searched: self)
+            throw .notRegistered(
+                KeyDescription(serviceType: type, name: key.name, isTypedKey: key.isTypedKey),
+                searched: self
+            )
         }
         guard entry.serviceID == ObjectIdentifier(type) else {
             throw .with(.typeMismatch, entry.keyDescription, note: "asked for \(Service.self)")
@@ -207,7 +210,10 @@ extension Locator {
         node: ResolutionNode?
     ) async throws(LocatorError) -> Service {
         guard let (entry, owner) = lookup(key) else {
-            throw .notRegistered(KeyDescription(serviceType: type, name: key.name, isTypedKey: key.isTypedKey), searched: self)
+            throw .notRegistered(
+                KeyDescription(serviceType: type, name: key.name, isTypedKey: key.isTypedKey),
+                searched: self
+            )
         }
         guard entry.serviceID == ObjectIdentifier(type), !entry.isParameterised else {
             let value = try await entry.resolveAnyAsync(requester: self, owner: owner, node: node)

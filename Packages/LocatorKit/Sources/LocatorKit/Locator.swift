@@ -109,7 +109,8 @@ public final class Locator: Sendable, CustomStringConvertible {
 
     /// The registrations of this locator, in registration order.
     func snapshot() -> [Entry] {
-        let all = frozen.load(ordering: .acquiring) ? table.pointee.entries : lock.withReadLock { table.pointee.entries }
+        let all =
+            frozen.load(ordering: .acquiring) ? table.pointee.entries : lock.withReadLock { table.pointee.entries }
         return all.sorted { $0.sequence < $1.sequence }
     }
 

@@ -15,7 +15,9 @@ let sharedLocator: Locator = {
 
 struct OverridesTests {
     @Test func withOverridesReplacesAServiceInsideTheScopeOnly() throws {
-        let now = try withOverrides { $0.override((any Clock).self, with: FixedClock(now: 1)) } operation: {
+        let now = try withOverrides {
+            $0.override((any Clock).self, with: FixedClock(now: 1))
+        } operation: {
             try sharedLocator.resolve((any Clock).self).now
         }
         #expect(now == 1)
@@ -23,7 +25,9 @@ struct OverridesTests {
     }
 
     @Test func overridesReachDependenciesThatFactoriesResolve() async throws {
-        let now = try await withOverrides { $0.override((any Clock).self, with: FixedClock(now: 5)) } operation: {
+        let now = try await withOverrides {
+            $0.override((any Clock).self, with: FixedClock(now: 5))
+        } operation: {
             try await sharedLocator.resolve(Repository.self).clock.now
         }
         #expect(now == 5)
@@ -34,7 +38,9 @@ struct OverridesTests {
             $0.override((any Clock).self, with: FixedClock(now: 1))
             $0.override(LocatorKey<Int>("answer"), with: 42)
         } operation: { () throws in
-            let inner = try withOverrides { $0.override((any Clock).self) { _ in FixedClock(now: 2) } } operation: {
+            let inner = try withOverrides {
+                $0.override((any Clock).self) { _ in FixedClock(now: 2) }
+            } operation: {
                 (try sharedLocator.resolve((any Clock).self).now, try sharedLocator.resolve(LocatorKey<Int>("answer")))
             }
             #expect(inner == (2, 42))
@@ -45,7 +51,9 @@ struct OverridesTests {
 
     @Test(arguments: 1...20)
     func parallelTestsNeverSeeEachOthersOverrides(value: Int) async throws {
-        let seen = try await withOverrides { $0.override((any Clock).self, with: FixedClock(now: value)) } operation: {
+        let seen = try await withOverrides {
+            $0.override((any Clock).self, with: FixedClock(now: value))
+        } operation: {
             var seen = Set<Int>()
             for _ in 0..<50 {
                 seen.insert(try await sharedLocator.resolve(Repository.self).clock.now)

@@ -11,7 +11,8 @@ class ParamsProvidingEntry<Service: Sendable>: Entry, @unchecked Sendable {
 }
 
 /// A registration whose factory takes a parameter of type `Params`; a new instance on every resolve.
-final class ParamsRegistration<Service: Sendable, Params: Sendable>: ParamsProvidingEntry<Service>, @unchecked Sendable {
+final class ParamsRegistration<Service: Sendable, Params: Sendable>: ParamsProvidingEntry<Service>, @unchecked Sendable
+{
     // @unchecked Sendable: every stored property is immutable and Sendable.
     enum Factory: Sendable {
         case sync(@Sendable (Resolver, Params) throws -> Service)
@@ -108,7 +109,11 @@ final class ParamsRegistration<Service: Sendable, Params: Sendable>: ParamsProvi
         }
     }
 
-    override func resolveAny(requester: Locator, owner: Locator, node: ResolutionNode?) throws(LocatorError)
+    override func resolveAny(
+        requester: Locator,
+        owner: Locator,
+        node: ResolutionNode?
+    ) throws(LocatorError)
         -> any Sendable
     {
         try resolve(params: try defaultParams(), requester: requester, node: node)

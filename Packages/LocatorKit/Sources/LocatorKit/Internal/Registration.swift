@@ -74,7 +74,8 @@ final class Registration<Service: Sendable>: Entry, @unchecked Sendable {
         return try resolveSlow(requester: requester, owner: owner, node: node)
     }
 
-    private func resolveSlow(requester: Locator, owner: Locator, node: ResolutionNode?) throws(LocatorError) -> Service {
+    private func resolveSlow(requester: Locator, owner: Locator, node: ResolutionNode?) throws(LocatorError) -> Service
+    {
         #if LOCATORKIT_NO_CYCLE_DETECTION
         let node = node
         #else
@@ -449,7 +450,11 @@ final class Registration<Service: Sendable>: Entry, @unchecked Sendable {
 
     // MARK: - Type-erased operations
 
-    override func resolveAny(requester: Locator, owner: Locator, node: ResolutionNode?) throws(LocatorError)
+    override func resolveAny(
+        requester: Locator,
+        owner: Locator,
+        node: ResolutionNode?
+    ) throws(LocatorError)
         -> any Sendable
     {
         try resolve(requester: requester, owner: owner, node: node)

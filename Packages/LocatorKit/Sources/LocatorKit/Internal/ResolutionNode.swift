@@ -43,7 +43,12 @@ final class ResolutionNode: @unchecked Sendable {
     #if LOCATORKIT_NO_CYCLE_DETECTION
     /// The one node of the measurement-only build without cycle detection.
     static let detached = ResolutionNode(
-        entry: Registration<Never>(key: RegistrationKey(Never.self, name: nil), lifetime: .transient, sequence: 0, factory: .none),
+        entry: Registration<Never>(
+            key: RegistrationKey(Never.self, name: nil),
+            lifetime: .transient,
+            sequence: 0,
+            factory: .none
+        ),
         parent: nil
     )
     #endif
