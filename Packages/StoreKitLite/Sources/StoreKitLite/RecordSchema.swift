@@ -7,9 +7,10 @@ public struct RecordSchema<Root: Record>: Sendable {
     /// The entity a backend stores.
     public let entity: EntityDescription
     let columns: [Column<Root>]
+    /// The column accessors apart, so hot loops do not copy whole `Column` values.
+    private let readers: [@Sendable (Root) -> StoreValue]
+    private let writers: [@Sendable (inout Root, StoreValue) -> Bool]
     private let indexByKeyPath: UncheckedSendable<[PartialKeyPath<Root>: Int]>
-    /// Why the schema is unusable (duplicate or reserved names), reported when a service uses it.
-    let problem: String?
 
     /// A schema for `entityName` with the given columns, in order.
     public init(_ entityName: String, _ columns: Column<Root>...) {
@@ -20,22 +21,14 @@ public struct RecordSchema<Root: Record>: Sendable {
     public init(_ entityName: String, columns: [Column<Root>]) {
         self.entity = EntityDescription(name: entityName, columns: columns.map(\.description))
         self.columns = columns
+        self.readers = columns.map(\.read)
+        self.writers = columns.map(\.write)
         var index: [PartialKeyPath<Root>: Int] = [:]
-        var names: Set<String> = []
-        var problem: String?
         for (position, column) in columns.enumerated() {
             index[column.keyPath.value] = position
-            if EntityDescription.reservedColumnNames.contains(column.name) {
-                problem = "column name \(column.name) is reserved"
-            } else if !names.insert(column.name).inserted {
-                problem = "column name \(column.name) is used twice"
-            }
         }
-        if entityName.isEmpty || columns.isEmpty {
-            problem = "an entity needs a name and at least one column"
-        }
+        // Duplicate and reserved names are reported by `StoreModel.validate()` when a service initializes.
         self.indexByKeyPath = UncheckedSendable(index)
-        self.problem = problem
     }
 
     /// The position of the column stored from `keyPath`, or `nil` when no column uses it.
@@ -46,16 +39,18 @@ public struct RecordSchema<Root: Record>: Sendable {
     /// The stored values of a record, in column order.
     public func values(of record: Root) -> [StoreValue] {
         var values: [StoreValue] = []
-        values.reserveCapacity(columns.count)
-        for column in columns {
-            values.append(column.read(record))
+        values.reserveCapacity(readers.count)
+        readers.withUnsafeBufferPointer { readers in
+            for reader in readers {
+                values.append(reader(record))
+            }
         }
         return values
     }
 
     /// The stored value of one column of a record.
     public func value(at index: Int, of record: Root) -> StoreValue {
-        columns[index].read(record)
+        readers[index](record)
     }
 
     /// The row storing a record at a revision.
@@ -71,7 +66,13 @@ public struct RecordSchema<Root: Record>: Sendable {
         guard row.values.count == columns.count else {
             throw StoreError(.corruptValue, entity: entity.name, detail: "row has \(row.values.count) values")
         }
-        for index in columns.indices where !columns[index].write(&record, row.values[index]) {
+        let failed = writers.withUnsafeBufferPointer { writers -> Int? in
+            for index in writers.indices where !writers[index](&record, row.values[index]) {
+                return index
+            }
+            return nil
+        }
+        if let index = failed {
             throw StoreError(
                 .corruptValue,
                 entity: entity.name,
