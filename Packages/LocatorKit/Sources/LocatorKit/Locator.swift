@@ -36,7 +36,7 @@ public final class Locator: Sendable, CustomStringConvertible {
     /// - Parameters:
     ///   - parent: A locator to fall back to when a key is not registered here.
     ///   - name: A name for diagnostics.
-    ///   - denyClone: Whether ``clone()`` is refused.
+    ///   - denyClone: Whether ``clone(name:)`` is refused.
     public init(parent: Locator? = nil, name: String? = nil, denyClone: Bool = false) {
         self.parent = parent
         self.name = name
@@ -153,7 +153,7 @@ public final class Locator: Sendable, CustomStringConvertible {
     ///
     /// This is ServiceContainerKit's `setReadOnly`. Lazy singletons are still created on first resolve.
     ///
-    /// - Parameter denyClone: Whether ``clone()`` is refused from now on (the default, as in the seed).
+    /// - Parameter denyClone: Whether ``clone(name:)`` is refused from now on (the default, as in the seed).
     public func freeze(denyClone: Bool = true) {
         lock.withWriteLock {
             if denyClone {
@@ -163,7 +163,7 @@ public final class Locator: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Refuses ``clone()`` from now on.
+    /// Refuses ``clone(name:)`` from now on.
     public func denyCloning() {
         lock.withWriteLock { cloneDenied = true }
     }

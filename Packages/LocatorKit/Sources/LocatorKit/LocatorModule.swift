@@ -1,4 +1,4 @@
-/// A group of registrations that belong together, installed with ``Locator/install(_:)``.
+/// A group of registrations that belong together, installed with `Locator.install(_:)`.
 ///
 /// ```swift
 /// struct StorageModule: LocatorModule {

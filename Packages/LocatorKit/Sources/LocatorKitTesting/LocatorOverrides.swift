@@ -2,8 +2,8 @@
 
 /// Replacements for registrations, seen only by the task that installed them (and its child tasks).
 ///
-/// Build them inside ``withOverrides(_:operation:)-(_,()async throws->Result)`` or the
-/// ``Testing/Trait/locatorOverrides(_:)`` trait. Overrides apply to every ``Locator`` resolved from in that scope,
+/// Build them inside `withOverrides(_:operation:)` or the
+/// `.locatorOverrides(_:)` trait. Overrides apply to every `Locator` resolved from in that scope,
 /// including the dependencies that factories resolve, so a test can swap one leaf service under a real graph.
 ///
 /// Singletons created inside an override scope keep what they were built with; give each test its own locator
@@ -25,7 +25,7 @@ public struct LocatorOverrides: Sendable {
         try? layer.register(instance, as: type, name: name)
     }
 
-    /// Replaces `type` (and `name`) with a factory (``Lifetime/transient`` unless told).
+    /// Replaces `type` (and `name`) with a factory (`.transient` unless told).
     public func override<Service: Sendable>(
         _ type: Service.Type = Service.self,
         name: String? = nil,

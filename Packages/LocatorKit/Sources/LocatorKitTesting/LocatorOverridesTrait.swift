@@ -1,6 +1,6 @@
 public import Testing
 
-/// A Swift Testing trait that runs a test (or every test of a suite) inside ``withOverrides(_:operation:)-(_,()async throws->Result)``.
+/// A Swift Testing trait that runs a test (or every test of a suite) inside `withOverrides(_:operation:)`.
 ///
 /// ```swift
 /// @Test(.locatorOverrides { $0.override((any Clock).self, with: FixedClock()) })

@@ -1,3 +1,4 @@
+import Foundation
 import LocatorKit
 import Testing
 
@@ -22,5 +23,18 @@ func quickStart() throws -> String {
 struct ReadmeTests {
     @Test func theQuickStartPrintsWhatTheReadmeSays() throws {
         #expect(try quickStart() == "Good day, Ada.")
+    }
+
+    @Test func theReadmeShowsExactlyTheCodeThisFileCompiles() throws {
+        let here = URL(fileURLWithPath: #filePath)
+        let source = try String(contentsOf: here, encoding: .utf8)
+        let readme = try String(
+            contentsOf: here.deletingLastPathComponent().appendingPathComponent("../../README.md"),
+            encoding: .utf8
+        )
+        let begin = try #require(source.range(of: "// README-BEGIN\n"))
+        let end = try #require(source.range(of: "// README-END"))
+        let snippet = String(source[begin.upperBound..<end.lowerBound])
+        #expect(readme.contains("```swift\n" + snippet + "```"))
     }
 }
