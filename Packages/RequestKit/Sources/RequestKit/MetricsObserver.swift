@@ -1,5 +1,5 @@
 import HTTPTypes
-import Metrics
+public import Metrics
 
 /// Records requests through swift-metrics, dimensioned by operation and status.
 ///
@@ -8,10 +8,13 @@ import Metrics
 /// `<label>.bytes_received`.
 public struct MetricsObserver: RequestObserver {
     private let label: String
+    private let factory: any MetricsFactory
 
-    /// Creates an observer recording under `label` (default `requestkit`).
-    public init(label: String = "requestkit") {
+    /// Creates an observer recording under `label` (default `requestkit`) through `factory` (by default the
+    /// factory the application bootstrapped `MetricsSystem` with).
+    public init(label: String = "requestkit", factory: (any MetricsFactory)? = nil) {
         self.label = label
+        self.factory = factory ?? MetricsSystem.factory
     }
 
     public func requestStarted(_ event: RequestStarted) {}
@@ -23,9 +26,10 @@ public struct MetricsObserver: RequestObserver {
             ("status", event.status.map(String.init) ?? "error"),
         ]
         let (seconds, attoseconds) = event.duration.components
-        Timer(label: "\(label).duration", dimensions: dimensions)
+        Timer(label: "\(label).duration", dimensions: dimensions, factory: factory)
             .recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-        Counter(label: "\(label).requests", dimensions: dimensions).increment()
-        Counter(label: "\(label).bytes_received", dimensions: dimensions).increment(by: Int(event.bytesReceived))
+        Counter(label: "\(label).requests", dimensions: dimensions, factory: factory).increment()
+        Counter(label: "\(label).bytes_received", dimensions: dimensions, factory: factory)
+            .increment(by: Int(event.bytesReceived))
     }
 }

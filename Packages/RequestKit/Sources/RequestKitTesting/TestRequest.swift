@@ -8,8 +8,25 @@ public struct TestRequest: Sendable {
     public var target: String
     /// The header fields in order, names as sent.
     public var headers: [(name: String, value: String)]
-    /// The body bytes.
+    /// The body bytes (up to the server's recording limit).
     public var body: Data
+    /// The length of the whole body as received, also beyond the recording limit.
+    public var bodyLength: Int
+
+    /// Creates a request value.
+    public init(
+        method: String,
+        target: String,
+        headers: [(name: String, value: String)],
+        body: Data,
+        bodyLength: Int? = nil
+    ) {
+        self.method = method
+        self.target = target
+        self.headers = headers
+        self.body = body
+        self.bodyLength = bodyLength ?? body.count
+    }
 
     /// The path without the query.
     public var path: String {

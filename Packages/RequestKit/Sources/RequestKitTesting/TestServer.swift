@@ -7,7 +7,7 @@ import Synchronization
 
 /// An in-process HTTP/1.1 server on loopback for tests: answers every request through a handler closure.
 ///
-/// Start one with ``withTestServer(tls:handler:_:)``, which always shuts it down. The server records every request
+/// Start one with ``withTestServer(tls:maximumRecordedBodySize:handler:_:)``, which always shuts it down. The server records every request
 /// it received, and counts the connections it accepted, so tests can assert what reached it.
 ///
 /// ```swift
@@ -62,12 +62,15 @@ public final class TestServer: Sendable {
     /// - Parameters:
     ///   - tls: a TLS configuration for HTTPS, or `nil` for plain HTTP.
     ///   - handler: answers each request.
+    ///   - maximumRecordedBodySize: request body bytes kept in ``TestRequest/body``; the rest is counted in
+    ///     ``TestRequest/bodyLength`` and dropped, so large uploads do not grow memory.
     public static func withTestServer<Result>(
         tls: TLSConfiguration? = nil,
+        maximumRecordedBodySize: Int = 64 * 1024 * 1024,
         handler: @escaping Handler,
         _ body: (TestServer) async throws -> Result
     ) async throws -> Result {
-        let server = try await start(tls: tls, handler: handler)
+        let server = try await start(tls: tls, maximumRecordedBodySize: maximumRecordedBodySize, handler: handler)
         do {
             let result = try await body(server)
             try await server.shutdown()
@@ -78,8 +81,12 @@ public final class TestServer: Sendable {
         }
     }
 
-    /// Starts a server. Prefer ``withTestServer(tls:handler:_:)``; a started server must be shut down.
-    public static func start(tls: TLSConfiguration? = nil, handler: @escaping Handler) async throws -> TestServer {
+    /// Starts a server. Prefer ``withTestServer(tls:maximumRecordedBodySize:handler:_:)``; a started server must be shut down.
+    public static func start(
+        tls: TLSConfiguration? = nil,
+        maximumRecordedBodySize: Int = 64 * 1024 * 1024,
+        handler: @escaping Handler
+    ) async throws -> TestServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let log = TestServerLog()
         let sslContext = try tls.map { try NIOSSLContext(configuration: $0) }
@@ -93,7 +100,9 @@ public final class TestServer: Sendable {
                         try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
                     }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                    try channel.pipeline.syncOperations.addHandler(TestServerHandler(handler: handler, log: log))
+                    try channel.pipeline.syncOperations.addHandler(
+                        TestServerHandler(handler: handler, log: log, bodyLimit: maximumRecordedBodySize)
+                    )
                 }
             }
             .childChannelOption(.socketOption(.so_reuseaddr), value: 1)

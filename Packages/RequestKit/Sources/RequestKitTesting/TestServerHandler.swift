@@ -11,10 +11,13 @@ final class TestServerHandler: ChannelInboundHandler {
     private let log: TestServerLog
     private var head: HTTPRequestHead?
     private var body = ByteBuffer()
+    private var bodyLength = 0
+    private let bodyLimit: Int
 
-    init(handler: @escaping TestServer.Handler, log: TestServerLog) {
+    init(handler: @escaping TestServer.Handler, log: TestServerLog, bodyLimit: Int) {
         self.handler = handler
         self.log = log
+        self.bodyLimit = bodyLimit
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -22,8 +25,14 @@ final class TestServerHandler: ChannelInboundHandler {
         case .head(let head):
             self.head = head
             body.clear()
+            bodyLength = 0
         case .body(var chunk):
-            body.writeBuffer(&chunk)
+            bodyLength += chunk.readableBytes
+            if body.readableBytes < bodyLimit,
+                var kept = chunk.readSlice(length: min(chunk.readableBytes, bodyLimit - body.readableBytes))
+            {
+                body.writeBuffer(&kept)
+            }
         case .end:
             guard let head else { return }
             let request = TestRequest(

@@ -10,10 +10,14 @@ import RequestKitTesting
 func withClient<Result>(
     configuration: RequestClient.Configuration = RequestClient.Configuration(),
     transportConfiguration: AsyncHTTPClientTransport.Configuration = AsyncHTTPClientTransport.Configuration(),
+    authority: TestCertificateAuthority? = nil,
     handler: @escaping TestServer.Handler,
     _ body: (RequestClient, TestServer) async throws -> Result
 ) async throws -> Result {
-    try await TestServer.withTestServer(handler: handler) { server in
+    var transportConfiguration = transportConfiguration
+    if let authority { transportConfiguration.tls = try authority.clientTLSConfiguration() }
+    return try await TestServer.withTestServer(tls: try authority?.serverTLSConfiguration(), handler: handler) {
+        server in
         try await AsyncHTTPClientTransport.withTransport(configuration: transportConfiguration) { transport in
             let environment = try ServiceEnvironment(name: "test", baseURL: server.baseURL)
             let client = RequestClient(environment: environment, transport: transport, configuration: configuration)

@@ -75,3 +75,21 @@ struct TimeoutAndRedirectTests {
         }
     }
 }
+
+struct PerAttemptTimeoutTests {
+    @Test func aServerThatSendsNoHeadRunsIntoThePerAttemptTimeout() async throws {
+        let release = Signal()
+        let silent: TestServer.Handler = { _ in
+            await release.wait()
+            return .status(200)
+        }
+        try await withClient(handler: silent) { client, _ in
+            await #expect {
+                _ = try await client.makeRequest(.get, "x").timeouts(Timeouts(perAttempt: .milliseconds(200))).submit()
+            } throws: { error in
+                (error as? RequestKitError)?.code == .timedOut
+            }
+            release.fire()
+        }
+    }
+}
