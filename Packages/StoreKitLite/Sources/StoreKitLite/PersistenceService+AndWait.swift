@@ -73,6 +73,16 @@ extension PersistenceService {
         return process(records)
     }
 
+    /// Fetches records by ID for processing and waits. See ``fetchReadOnly(ids:process:)``.
+    @available(*, noasync, message: "use the async fetchReadOnly(ids:process:)")
+    public func fetchReadOnlyAndWait<R: Record, Result>(
+        ids: [ModelID<R>],
+        process: ([R]) -> Result
+    ) throws(StoreError) -> Result {
+        let records = try fetchAndWait(ids: ids)
+        return process(records)
+    }
+
     /// Updates matching records and waits. See ``update(_:process:)``.
     @available(*, noasync, message: "use the async update(_:process:)")
     @discardableResult

@@ -32,6 +32,7 @@ struct SynchronousAndCallbackTests {
             try service.deleteAndWait(Query<Vehicle>(\.plate == "three"), options: .saveAndPersist)
             #expect(try service.fetchAndWait(ids: [first.id]).map(\.plate) == ["uno"])
             #expect(try service.fetchReadOnlyAndWait(Query<Vehicle>()) { $0.count } == 2)
+            #expect(try service.fetchReadOnlyAndWait(ids: [first.id]) { $0.map(\.plate) } == ["uno"])
             try service.createAndWait(Vehicle.self, options: .dontSave) { $0.plate = "discarded" }
             service.rollbackAndWait()
             try service.deleteAndWait(ids: [first.id], options: .dontSave)
