@@ -3,7 +3,8 @@ import Synchronization
 /// A registration, type-erased so the table can hold every kind; ``Registration`` and ``ParamsRegistration`` are
 /// the typed subclasses.
 class Entry: @unchecked Sendable {
-    // @unchecked Sendable: immutable except `creatingChain` (guarded by `Coordinator.lock`) and the atomic flag.
+    // @unchecked Sendable: immutable except `creatingChain` (guarded by `Coordinator.lock`), the atomic flag, and
+    // the memory behind `slot`, which is initialised once before `isPublished` is set and never changed after.
     let key: RegistrationKey
     let serviceID: ObjectIdentifier
     let keyDescription: KeyDescription
