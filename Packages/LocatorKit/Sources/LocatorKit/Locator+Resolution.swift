@@ -108,8 +108,18 @@ extension Locator {
         as type: Service.Type,
         node: ResolutionNode?
     ) throws(LocatorError) -> Service {
+        try resolve(key, as: type, anchor: node.map(ResolutionAnchor.node))
+    }
+
+    /// The resolve every synchronous path goes through; the anchor's node is only looked at on slow paths.
+    @inline(__always)
+    func resolve<Service: Sendable>(
+        _ key: RegistrationKey,
+        as type: Service.Type,
+        anchor: ResolutionAnchor?
+    ) throws(LocatorError) -> Service {
         if OverrideScope.activeCount.load(ordering: .relaxed) != 0, let (entry, owner) = OverrideScope.lookup(key) {
-            return try resolve(entry, as: type, owner: owner, node: node)
+            return try resolve(entry, as: type, owner: owner, node: anchor?.node)
         }
         var locator = self
         while true {
@@ -120,7 +130,7 @@ extension Locator {
                 {
                     return entry.publishedInstance(as: type)
                 }
-                return try resolve(entry, as: type, owner: locator, node: node)
+                return try resolve(entry, as: type, owner: locator, node: anchor?.node)
             }
             guard let parent = locator.parent else {
                 throw .notRegistered(

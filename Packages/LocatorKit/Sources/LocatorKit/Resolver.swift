@@ -9,24 +9,31 @@
 /// cycle), keep a ``Provider`` from ``provider(_:name:)`` instead.
 public struct Resolver: Sendable {
     let locator: Locator
-    let node: ResolutionNode
+    let anchor: ResolutionAnchor
 
     init(locator: Locator, node: ResolutionNode) {
         self.locator = locator
-        self.node = node
+        self.anchor = .node(node)
     }
+
+    init(locator: Locator, frame: UnsafeMutableRawPointer) {
+        self.locator = locator
+        self.anchor = .frame(frame)
+    }
+
+    private var node: ResolutionNode? { anchor.node }
 
     /// Resolves the service registered for `type` (and `name`).
     public func resolve<Service: Sendable>(
         _ type: Service.Type = Service.self,
         name: String? = nil
     ) throws(LocatorError) -> Service {
-        try locator.resolve(RegistrationKey(type, name: name), as: type, node: node)
+        try locator.resolve(RegistrationKey(type, name: name), as: type, anchor: anchor)
     }
 
     /// Resolves the service registered for a typed key.
     public func resolve<Service: Sendable>(_ key: LocatorKey<Service>) throws(LocatorError) -> Service {
-        try locator.resolve(key.registrationKey, as: Service.self, node: node)
+        try locator.resolve(key.registrationKey, as: Service.self, anchor: anchor)
     }
 
     /// Resolves a parameterised service.

@@ -1,5 +1,6 @@
 import Dispatch
 import LocatorKit
+import Synchronization
 import Testing
 
 struct CycleTests {
@@ -112,6 +113,31 @@ struct CycleTests {
             node = current.next
         }
         #expect(count == depth)
+    }
+
+    @Test func aResolverKeptPastItsFactoryStillResolvesSafely() throws {
+        let locator = Locator()
+        let kept = Mutex<Resolver?>(nil)
+        try locator.register(ServiceC.self) { _ in ServiceC() }
+        try locator.register(Counter.self, lifetime: .transient) { r in
+            kept.withLock { $0 = r }
+            return Counter()
+        }
+        _ = try locator.resolve(Counter.self)
+        let resolver = try #require(kept.withLock { $0 })
+        #expect(try resolver.resolve(ServiceC.self) === locator.resolve(ServiceC.self))
+        #expect(throws: LocatorError.self) { try resolver.resolve(Node.self) }
+    }
+
+    @Test func aResolverUsedFromAnotherThreadInsideItsFactoryWorks() throws {
+        let locator = Locator()
+        try locator.register(ServiceC.self, lifetime: .transient) { _ in ServiceC() }
+        try locator.register(ServiceA.self, lifetime: .transient) { r in
+            let fromThread = DispatchQueue.global().sync { try? r.resolve(ServiceC.self) }
+            #expect(fromThread != nil)
+            return ServiceA(b: nil)
+        }
+        _ = try locator.resolve(ServiceA.self)
     }
 
     @Test func aProviderBreaksALegitimateCycle() throws {

@@ -73,15 +73,14 @@ final class ParamsRegistration<Service: Sendable, Params: Sendable>: ParamsProvi
         if let parent, parent.contains(self) {
             throw .cycle(parent.path + [self])
         }
-        let created = ResolutionNode(entry: self, parent: parent)
         do {
-            let token = ThreadContext.enter(created)
-            defer { ThreadContext.leave(token) }
-            return try make(Resolver(locator: requester, node: created), params)
+            return try ThreadContext.withFrame(entry: self, parent: parent, node: nil) { frame in
+                try make(Resolver(locator: requester, frame: frame), params)
+            }
         } catch let error as LocatorError where error.carriesPath {
             throw error
         } catch {
-            throw .factoryFailed(created.path, underlying: error)
+            throw .factoryFailed(parent.path + [self], underlying: error)
         }
     }
 

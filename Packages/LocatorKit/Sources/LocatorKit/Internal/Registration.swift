@@ -131,24 +131,26 @@ final class Registration<Service: Sendable>: Entry, @unchecked Sendable {
         if let parent, parent.contains(self) {
             throw .cycle(parent.path + [self])
         }
-        return try run(make, locator: locator, node: ResolutionNode(entry: self, parent: parent))
+        return try run(make, locator: locator, parent: parent, node: nil)
         #endif
     }
 
-    /// Runs the synchronous factory as `node`.
+    /// Runs the synchronous factory in a frame for this registration, called from `parent`; `node` is the
+    /// frame's node when it had to exist beforehand (a shared creation records it as the creator).
     private func run(
         _ make: @Sendable (Resolver) throws -> Service,
         locator: Locator,
-        node: ResolutionNode
+        parent: ResolutionNode?,
+        node: ResolutionNode?
     ) throws(LocatorError) -> Service {
         do {
-            let token = ThreadContext.enter(node)
-            defer { ThreadContext.leave(token) }
-            return try make(Resolver(locator: locator, node: node))
+            return try ThreadContext.withFrame(entry: self, parent: parent, node: node) { frame in
+                try make(node.map { Resolver(locator: locator, node: $0) } ?? Resolver(locator: locator, frame: frame))
+            }
         } catch let error as LocatorError where error.carriesPath {
             throw error
         } catch {
-            throw .factoryFailed(node.path, underlying: error)
+            throw .factoryFailed(parent.path + [self], underlying: error)
         }
     }
 
@@ -201,7 +203,7 @@ final class Registration<Service: Sendable>: Entry, @unchecked Sendable {
                 lock.unlock()
                 let result: Result<Service, LocatorError>
                 do {
-                    result = .success(try run(make, locator: owner, node: created))
+                    result = .success(try run(make, locator: owner, parent: node, node: created))
                 } catch {
                     result = .failure(error)
                 }

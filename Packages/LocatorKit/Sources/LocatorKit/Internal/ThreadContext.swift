@@ -6,15 +6,33 @@ import Musl
 import Darwin
 #endif
 
-/// The resolution node whose synchronous factory is running on the current thread.
+/// The synchronous factories running on the current thread, innermost first, as frames on the native stack.
 ///
-/// A factory that ignores the ``Resolver`` it is given and resolves through a captured ``Locator`` still continues
-/// the same resolution chain, so cycles through captured locators are detected rather than deadlocking.
+/// A frame names the registration whose factory runs and its caller's node; the heap-allocated
+/// ``ResolutionNode`` for it is made only when something needs it (a nested factory, a wait, a graph instance,
+/// an error), so a factory whose dependencies already exist allocates nothing for cycle detection.
 ///
-/// One pthread key points at a per-thread slot, so entering and leaving a factory costs one
-/// `pthread_getspecific` and two stores instead of two `pthread_setspecific` calls.
+/// The frames also let a factory that ignores its ``Resolver`` and resolves through a captured ``Locator``
+/// continue the same path, so cycles through captured locators are detected rather than deadlocking.
 enum ThreadContext {
-    typealias Slot = UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    struct Frame {
+        // unowned(unsafe): the frame lives on the stack of `Registration.run` (or the parameterised variant), whose
+        // callers hold both the entry and the parent node for longer than the frame.
+        unowned(unsafe) let entry: Entry
+        unowned(unsafe) let parent: ResolutionNode?
+        var node: ResolutionNode?
+        let previous: UnsafeMutableRawPointer?
+
+        /// The node for this frame, made on first use.
+        mutating func materialize() -> ResolutionNode {
+            if let node { return node }
+            let made = ResolutionNode(entry: entry, parent: parent)
+            node = made
+            return made
+        }
+    }
+
+    private typealias Slot = UnsafeMutablePointer<UnsafeMutableRawPointer?>
 
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
@@ -28,7 +46,7 @@ enum ThreadContext {
         return key
     }()
 
-    /// This thread's slot, made on first use and freed when the thread exits.
+    /// This thread's slot (the innermost frame), made on first use and freed when the thread exits.
     @inline(__always)
     private static func slot() -> Slot {
         if let raw = pthread_getspecific(key) {
@@ -40,31 +58,40 @@ enum ThreadContext {
         return made
     }
 
-    /// The node whose factory runs on this thread, if any. The slot holds it unretained: it is set only while
-    /// that node is alive on this thread's stack (see ``with(_:_:)``).
+    /// The node of the innermost factory running on this thread, if any.
     static var current: ResolutionNode? {
         guard let raw = slot().pointee else { return nil }
-        return Unmanaged<ResolutionNode>.fromOpaque(raw).takeUnretainedValue()
+        return raw.assumingMemoryBound(to: Frame.self).pointee.materialize()
     }
 
-    /// Makes `node` the thread's current node until ``leave(_:)`` is called with the returned token, which must
-    /// happen on this thread before `node` is released.
+    /// The node of `frame` when it is one of this thread's live frames; nil otherwise (a resolver used after its
+    /// factory returned, or on another thread), in which case the resolve starts a new path. The address is
+    /// compared, never dereferenced, until it is found among the live frames.
+    static func node(forFrame frame: UnsafeMutableRawPointer) -> ResolutionNode? {
+        var current = slot().pointee
+        while let live = current {
+            let typed = live.assumingMemoryBound(to: Frame.self)
+            if live == frame { return typed.pointee.materialize() }
+            current = typed.pointee.previous
+        }
+        return nil
+    }
+
+    /// Runs `body` in a new innermost frame for `entry`, called from `parent` (`node` when already made).
     @inline(__always)
-    static func enter(_ node: ResolutionNode) -> Token {
+    static func withFrame<Result>(
+        entry: Entry,
+        parent: ResolutionNode?,
+        node: ResolutionNode?,
+        _ body: (UnsafeMutableRawPointer) throws -> Result
+    ) throws -> Result {
         let slot = slot()
-        let token = Token(slot: slot, previous: slot.pointee)
-        slot.pointee = Unmanaged.passUnretained(node).toOpaque()
-        return token
-    }
-
-    /// Restores the node that was current before the matching ``enter(_:)``.
-    @inline(__always)
-    static func leave(_ token: Token) {
-        token.slot.pointee = token.previous
-    }
-
-    struct Token {
-        fileprivate let slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
-        fileprivate let previous: UnsafeMutableRawPointer?
+        var frame = Frame(entry: entry, parent: parent, node: node, previous: slot.pointee)
+        return try withUnsafeMutablePointer(to: &frame) { pointer in
+            let raw = UnsafeMutableRawPointer(pointer)
+            slot.pointee = raw
+            defer { slot.pointee = pointer.pointee.previous }
+            return try body(raw)
+        }
     }
 }
