@@ -5,8 +5,9 @@
 /// resolver over the locator that owns the registration, so a singleton never captures a child's services;
 /// `transient` and `graph` factories get one over the locator the resolve started from.
 ///
-/// Use the resolver only while the factory runs. To reach a service later (for example to break a legitimate
-/// cycle), keep a ``Provider`` from ``provider(_:name:)`` instead.
+/// Use the resolver while the factory runs. A resolver kept longer, or handed to another thread, still resolves
+/// safely but starts a new resolution path, so it no longer takes part in cycle reports; to reach a service later
+/// (for example to break a legitimate cycle), keep a ``Provider`` from ``provider(_:name:)`` instead.
 public struct Resolver: Sendable {
     let locator: Locator
     let anchor: ResolutionAnchor
