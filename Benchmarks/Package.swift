@@ -27,6 +27,10 @@ let package = Package(
         // StoreKitLite, and GRDB as its comparison baseline (the raw C API comes through GRDBSQLite).
         .package(path: "../Packages/StoreKitLite"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // RequestKit, and raw AsyncHTTPClient (with NIO for its byte buffers) as its comparison baseline.
+        .package(path: "../Packages/RequestKit"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .executableTarget(
@@ -69,6 +73,21 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             path: "Benchmarks/StoreKitLiteBenchmarks",
+            swiftSettings: sharedSwiftSettings,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "RequestKitBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "RequestKit", package: "RequestKit"),
+                .product(name: "RequestKitAsyncHTTPClient", package: "RequestKit"),
+                .product(name: "RequestKitTesting", package: "RequestKit"),
+                .product(name: "ModelKit", package: "ModelKit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Benchmarks/RequestKitBenchmarks",
             swiftSettings: sharedSwiftSettings,
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),

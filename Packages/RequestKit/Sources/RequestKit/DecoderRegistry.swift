@@ -47,28 +47,32 @@ public struct DecoderRegistry: Sendable {
 
     /// Whether some handler other than the raw-data fallback accepts this content type.
     public func canDecode(contentType: String) -> Bool {
-        guard let name = MediaTypeName(contentType) else { return false }
-        return handler(for: name) != nil
+        handler(forEssence: MediaTypeName.essence(of: contentType)) != nil
     }
 
     /// Decodes `data` sent with `contentType` (a missing content type is decoded as raw data).
     ///
     /// - Throws: whatever the handler throws; the client wraps it into ``RequestKitError/Code/decodingFailed``.
     public func decode(_ data: Data, contentType: String?) throws -> ResponseContent {
-        guard let contentType, let name = MediaTypeName(contentType), let handler = handler(for: name) else {
+        guard let contentType, let handler = handler(forEssence: MediaTypeName.essence(of: contentType)) else {
             return .data(data)
         }
         return try handler(data, contentType)
     }
 
-    private func handler(for name: MediaTypeName) -> Handler? {
+    private func handler(forEssence essence: String) -> Handler? {
+        guard let slash = essence.firstIndex(of: "/") else { return nil }
+        let type = essence[..<slash]
         var wildcard: Handler?
         for (pattern, handler) in handlers.reversed() {
-            if pattern == name.essence { return handler }
-            if wildcard == nil, pattern.contains("*"), name.matches(pattern) { wildcard = handler }
+            if pattern == essence { return handler }
+            if wildcard == nil, pattern.hasSuffix("/*"), pattern.dropLast(2) == "*" || pattern.dropLast(2) == type {
+                wildcard = handler
+            }
         }
-        if let suffix = name.suffix, let structured = handlers.last(where: { $0.pattern == "application/\(suffix)" }) {
-            return structured.handler
+        if let plus = essence.lastIndex(of: "+") {
+            let structured = "application/" + essence[essence.index(after: plus)...]
+            if let match = handlers.last(where: { $0.pattern == structured }) { return match.handler }
         }
         return wildcard
     }

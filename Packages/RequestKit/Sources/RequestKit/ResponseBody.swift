@@ -9,6 +9,7 @@ public struct ResponseBody: AsyncSequence, Sendable {
     public typealias Failure = any Error
 
     private let makeIteratorBody: @Sendable () -> AsyncIterator
+    private let collector: (@Sendable (Int) async throws -> Data)?
 
     /// The iterator of a response body.
     public struct AsyncIterator: AsyncIteratorProtocol {
@@ -24,10 +25,18 @@ public struct ResponseBody: AsyncSequence, Sendable {
     }
 
     /// A body that wraps any sequence of chunks.
-    public init<Chunks: AsyncSequence & Sendable>(_ chunks: Chunks) where Chunks.Element == Data {
+    ///
+    /// - Parameter collect: an optional faster way to gather the whole body (for example the transport's own),
+    ///   used by ``collect(upTo:)`` instead of iterating; it must throw ``RequestKitError/Code/bodyTooLarge`` past
+    ///   the limit it is given.
+    public init<Chunks: AsyncSequence & Sendable>(
+        _ chunks: Chunks,
+        collect: (@Sendable (Int) async throws -> Data)? = nil
+    ) where Chunks.Element == Data {
         makeIteratorBody = {
             AsyncIterator(base: ErasedIterator(base: chunks.makeAsyncIterator()))
         }
+        collector = collect
     }
 
     /// A body whose bytes are already in memory.
@@ -52,6 +61,7 @@ public struct ResponseBody: AsyncSequence, Sendable {
     /// - Parameter limit: the most bytes to accept.
     /// - Throws: ``RequestKitError/Code/bodyTooLarge`` when the body is longer than `limit`, or the transport's error.
     public func collect(upTo limit: Int) async throws -> Data {
+        if let collector { return try await collector(limit) }
         var collected = Data()
         for try await chunk in self {
             guard collected.count + chunk.count <= limit else {

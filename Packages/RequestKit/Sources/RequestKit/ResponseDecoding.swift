@@ -66,7 +66,9 @@ extension ResponseDecoding {
                     status: input.status
                 )
             }
-            guard let contentType = input.contentType, let name = MediaTypeName(contentType), name.isJSON else {
+            guard let contentType = input.contentType,
+                MediaTypeName.isJSON(essence: MediaTypeName.essence(of: contentType))
+            else {
                 throw RequestKitError(
                     code: .unacceptableContentType,
                     subject: input.contentType ?? "no content type",

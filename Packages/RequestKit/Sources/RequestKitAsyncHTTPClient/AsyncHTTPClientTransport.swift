@@ -137,11 +137,28 @@ public final class AsyncHTTPClientTransport: Transport {
                 fields.append(HTTPField(name: name, value: header.value))
             }
         }
-        let url = response.history.last.flatMap { URL(string: $0.request.url) } ?? request.url
+        // The history holds one entry per hop; only a redirect makes the final URL differ from the request's.
+        let url =
+            response.history.count > 1
+            ? response.history.last.flatMap { URL(string: $0.request.url) } ?? request.url : request.url
         return ClientResponse(
             status: HTTPResponse.Status(code: Int(response.status.code)),
             headerFields: fields,
-            body: ResponseBody(MappedBody(base: response.body, request: request)),
+            body: ResponseBody(MappedBody(base: response.body, request: request)) { limit in
+                do {
+                    return Data(try await response.body.collect(upTo: limit).readableBytesView)
+                } catch is NIOTooManyBytesError {
+                    throw RequestKitError(
+                        code: .bodyTooLarge,
+                        subject: request.url.absoluteString,
+                        reason: "the body is larger than the limit of \(limit) bytes",
+                        operation: request.operation,
+                        url: request.url
+                    )
+                } catch {
+                    throw Self.map(error, request: request)
+                }
+            },
             url: url
         )
     }

@@ -39,7 +39,8 @@ final class TestServerHandler: ChannelInboundHandler {
                 method: head.method.rawValue,
                 target: head.uri,
                 headers: head.headers.map { (name: $0.name, value: $0.value) },
-                body: Data(body.readableBytesView)
+                body: Data(body.readableBytesView),
+                bodyLength: bodyLength
             )
             log.record(request)
             let keepAlive = head.isKeepAlive

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import ModelKit
 import RequestKit
+import RequestKitAsyncHTTPClient
 import RequestKitTesting
 import Testing
 
@@ -160,6 +161,23 @@ struct BuilderTests {
                     )
             }
             #expect(text == "done")
+        }
+    }
+
+    @Test func theTestServerCountsBodiesBeyondItsRecordingLimit() async throws {
+        try await TestServer.withTestServer(maximumRecordedBodySize: 1000, handler: { _ in .status(204) }) { server in
+            try await AsyncHTTPClientTransport.withTransport { transport in
+                let client = RequestClient(
+                    environment: try ServiceEnvironment(name: "t", baseURL: server.baseURL),
+                    transport: transport
+                )
+                _ = try await client.makeRequest(.put, "blob")
+                    .body(.data(Data(repeating: 1, count: 300_000)), contentType: "application/octet-stream")
+                    .submit()
+            }
+            let request = try #require(server.receivedRequests.first)
+            #expect(request.body.count == 1000)
+            #expect(request.bodyLength == 300_000)
         }
     }
 }

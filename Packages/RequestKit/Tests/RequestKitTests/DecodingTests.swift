@@ -160,4 +160,17 @@ struct DecodingTests {
             }
         }
     }
+
+    @Test func aBodyOverTheLimitIsATypedError() async throws {
+        var configuration = RequestClient.Configuration()
+        configuration.maximumBodySize = 10
+        let big = TestResponse.text(String(repeating: "x", count: 100))
+        try await withClient(configuration: configuration, handler: { _ in big }) { client, _ in
+            await #expect {
+                _ = try await client.get("big")
+            } throws: { error in
+                (error as? RequestKitError)?.code == .bodyTooLarge
+            }
+        }
+    }
 }
