@@ -25,6 +25,8 @@ let package = Package(
         .package(path: "../ModelKit"),
         // The SQLite backend: DatabasePool, WAL, statement API (system libsqlite3).
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // The optional `Logger` the SQLite backend logs to, and the recording handler of the testing module.
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .target(
@@ -38,12 +40,13 @@ let package = Package(
                 "StoreKitLite",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: sharedSwiftSettings
         ),
         .target(
             name: "StoreKitLiteTesting",
-            dependencies: ["StoreKitLite"],
+            dependencies: ["StoreKitLite", .product(name: "Logging", package: "swift-log")],
             swiftSettings: sharedSwiftSettings
         ),
         .testTarget(

@@ -1,6 +1,7 @@
 public import Foundation
 import GRDB
 import GRDBSQLite
+public import Logging
 public import StoreKitLite
 
 /// The SQLite backend, on GRDB: a `DatabasePool` in WAL mode (one writer, concurrent readers that a long write
@@ -12,6 +13,11 @@ public import StoreKitLite
 /// The store is opened by ``migrate(to:)``, which a ``StoreKitLite/PersistenceService`` calls when it initializes:
 /// errors such as a corrupt file, an unwritable directory or a newer schema surface there, as typed errors, and
 /// the file is never modified or replaced.
+///
+/// The backend logs nothing unless it is handed a `Logger`. With one, it logs opening the store and applying
+/// migrations (`info`), failed operations (`debug`, error kind only), and each commit's row counts (`trace`, logged
+/// inside the write transaction, just before it commits). Row values, bound parameters and SQL arguments are never
+/// logged.
 public final class SQLiteBackend: StoreBackend {
     /// Where the database lives.
     public enum Location: Sendable, Hashable {
@@ -35,20 +41,42 @@ public final class SQLiteBackend: StoreBackend {
     public let durability: Durability
     /// A cap on the database size; writes beyond it fail with ``StoreKitLite/StoreError/Kind/diskFull``.
     public let maximumSizeInBytes: Int?
+    /// Where the backend logs, if anywhere.
+    public let logger: Logger?
 
     private let writer = LockedState<(any DatabaseWriter)?>(nil)
     private let broadcaster = CommitBroadcaster()
 
     /// A backend for a database file; nothing is opened until the service initializes.
-    public convenience init(path: String, durability: Durability = .full, maximumSizeInBytes: Int? = nil) {
-        self.init(location: .file(path: path), durability: durability, maximumSizeInBytes: maximumSizeInBytes)
+    ///
+    /// - Parameter logger: where to log; `nil` (the default) logs nothing.
+    public convenience init(
+        path: String,
+        durability: Durability = .full,
+        maximumSizeInBytes: Int? = nil,
+        logger: Logger? = nil
+    ) {
+        self.init(
+            location: .file(path: path),
+            durability: durability,
+            maximumSizeInBytes: maximumSizeInBytes,
+            logger: logger
+        )
     }
 
     /// A backend at `location`; nothing is opened until the service initializes.
-    public init(location: Location, durability: Durability = .full, maximumSizeInBytes: Int? = nil) {
+    ///
+    /// - Parameter logger: where to log; `nil` (the default) logs nothing.
+    public init(
+        location: Location,
+        durability: Durability = .full,
+        maximumSizeInBytes: Int? = nil,
+        logger: Logger? = nil
+    ) {
         self.location = location
         self.durability = durability
         self.maximumSizeInBytes = maximumSizeInBytes
+        self.logger = logger
     }
 
     /// The durability SQLite reports for the writer connection (`PRAGMA synchronous`).
@@ -61,6 +89,7 @@ public final class SQLiteBackend: StoreBackend {
 
     public func migrate(to model: StoreModel) async throws(StoreError) {
         let database = try open()
+        let logger = logger
         do {
             try await database.write { db in
                 try db.execute(
@@ -81,16 +110,24 @@ public final class SQLiteBackend: StoreBackend {
                         arguments: [position, migration.name]
                     )
                     position += 1
+                    logger?.info("applied migration", metadata: ["storekitlite.migration": "\(migration.name)"])
                 }
             }
         } catch {
-            throw SQLiteErrors.map(error, operation: "migrate")
+            throw failure(error, operation: "migrate")
         }
     }
 
     public func apply(_ batch: ChangeBatch) async throws(StoreError) {
         guard !batch.isEmpty else { return }
-        try await write { db in try SQLiteWriter.apply(batch, in: db) }
+        if let logger {
+            try await write { db in
+                try SQLiteWriter.apply(batch, in: db)
+                Self.logCommit(batch, to: logger)
+            }
+        } else {
+            try await write { db in try SQLiteWriter.apply(batch, in: db) }
+        }
         broadcaster.publish(batch)
     }
 
@@ -109,6 +146,40 @@ public final class SQLiteBackend: StoreBackend {
 
     public func committedChanges() -> AsyncStream<ChangeBatch> {
         broadcaster.subscribe()
+    }
+
+    // MARK: - Logging
+
+    /// Logs a commit's row counts (never its values), inside the write transaction.
+    private static func logCommit(_ batch: ChangeBatch, to logger: Logger) {
+        guard logger.logLevel <= .trace else { return }
+        var inserts = 0
+        var updates = 0
+        var deletes = 0
+        for changes in batch.entities {
+            inserts += changes.inserts.count
+            updates += changes.updates.count
+            deletes += changes.deletes.count
+        }
+        logger.trace(
+            "committing batch",
+            metadata: [
+                "storekitlite.entities": "\(batch.entities.map(\.entity.name).joined(separator: ","))",
+                "storekitlite.inserts": "\(inserts)",
+                "storekitlite.updates": "\(updates)",
+                "storekitlite.deletes": "\(deletes)",
+            ]
+        )
+    }
+
+    /// Maps an error and logs its kind (never values or SQL arguments).
+    private func failure(_ error: any Error, operation: String) -> StoreError {
+        let mapped = SQLiteErrors.map(error, operation: operation)
+        logger?.debug(
+            "store operation failed",
+            metadata: ["storekitlite.operation": "\(operation)", "storekitlite.error": "\(mapped.kind)"]
+        )
+        return mapped
     }
 
     // MARK: - Connections
@@ -142,8 +213,15 @@ public final class SQLiteBackend: StoreBackend {
                 database = queue
             }
         } catch {
-            throw SQLiteErrors.map(error, operation: "open")
+            throw failure(error, operation: "open")
         }
+        logger?.info(
+            "opened store",
+            metadata: [
+                "storekitlite.location": "\(location.logDescription)",
+                "storekitlite.durability": "\(durability == .full ? "full" : "normal")",
+            ]
+        )
         return writer.withLock { current in
             if let current { return current }
             current = database
@@ -163,7 +241,7 @@ public final class SQLiteBackend: StoreBackend {
         do {
             return try await database.write(body)
         } catch {
-            throw SQLiteErrors.map(error, operation: "write")
+            throw failure(error, operation: "write")
         }
     }
 
@@ -172,7 +250,17 @@ public final class SQLiteBackend: StoreBackend {
         do {
             return try await database.read(body)
         } catch {
-            throw SQLiteErrors.map(error, operation: "read")
+            throw failure(error, operation: "read")
+        }
+    }
+}
+
+extension SQLiteBackend.Location {
+    /// The file name (not the full path, which can name users or tenants) or `memory`.
+    fileprivate var logDescription: String {
+        switch self {
+        case .file(let path): (path as NSString).lastPathComponent
+        case .memory: "memory"
         }
     }
 }

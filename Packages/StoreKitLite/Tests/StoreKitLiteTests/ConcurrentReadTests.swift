@@ -1,0 +1,56 @@
+import Dispatch
+import Foundation
+import StoreKitLite
+import StoreKitLiteSQLite
+import StoreKitLiteTesting
+import Testing
+
+/// Reads are never blocked by a long write: a commit is held open inside its SQLite write transaction (its rows
+/// written, not yet committed) while other services read the same file.
+struct ConcurrentReadTests {
+    @Test(.timeLimit(.minutes(1)))
+    func readsOnOtherServicesCompleteWhileAWriteTransactionIsHeldOpen() async throws {
+        let folder = TemporaryFolder()
+        let path = folder.path("store.sqlite")
+        let model = StoreModel(Vehicle.self)
+        // The writer's backend logs "committing batch" inside the write transaction, after its statements ran;
+        // the recorder parks the writer there until the test releases it.
+        let (inTransaction, reached) = AsyncStream<Void>.makeStream()
+        let release = DispatchSemaphore(value: 0)
+        let recorder = LogRecorder { entry in
+            guard entry.message == "committing batch" else { return }
+            reached.yield()
+            release.wait()
+        }
+        let reader = try await PersistenceService.open(model: model, backend: SQLiteBackend(path: path))
+        try await reader.create(Vehicle.self, from: 0..<3, options: .saveAndPersist) { $1.plate = "R\($0)" }
+        let writer = try await PersistenceService.open(
+            model: model,
+            backend: SQLiteBackend(path: path, logger: recorder.logger)
+        )
+        let otherReader = try await PersistenceService.open(model: model, backend: SQLiteBackend(path: path))
+
+        let write = Task {
+            try await writer.create(Vehicle.self, from: 0..<1_000, options: .saveAndPersist) { $1.plate = "W\($0)" }
+        }
+        for await _ in inTransaction { break }
+
+        // The write transaction is open now and stays open until `release` is signalled below.
+        let counted: Int
+        let fetched: [String]
+        let otherCounted: Int
+        do {
+            defer { release.signal() }
+            counted = try await reader.count(Query<Vehicle>())
+            fetched = try await reader.fetch(Query<Vehicle>().sorted(by: \.plate)) { $0.plate }
+            otherCounted = try await otherReader.count(Query<Vehicle>(.hasPrefix(\.plate, "W")))
+        }
+        #expect(counted == 3)
+        #expect(fetched == ["R0", "R1", "R2"])
+        #expect(otherCounted == 0)
+
+        #expect(try await write.value.count == 1_000)
+        #expect(try await reader.count(Query<Vehicle>()) == 1_003)
+        #expect(try await otherReader.count(Query<Vehicle>(.hasPrefix(\.plate, "W"))) == 1_000)
+    }
+}
