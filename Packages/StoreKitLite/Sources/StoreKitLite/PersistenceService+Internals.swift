@@ -34,6 +34,26 @@ extension PersistenceService {
         return query.apply(to: candidates)
     }
 
+    /// The number of rows matching a query, with unsaved changes applied: the store counts the rows that no pending
+    /// change touches; each pending change's visible row is matched in memory.
+    func count(for query: RowQuery) async throws(StoreError) -> Int {
+        try context.checkReady()
+        try query.validate()
+        let pending = overlay().changes(of: query.entity.name)
+        if pending.isEmpty {
+            return try await context.backend.count(query, excluding: [])
+        }
+        var unsliced = query
+        unsliced.sortKeys = []
+        unsliced.limit = nil
+        unsliced.offset = 0
+        var total = try await context.backend.count(unsliced, excluding: Array(pending.keys))
+        for change in pending.values {
+            if let row = change.visibleRow, query.matches(row) { total += 1 }
+        }
+        return query.slicedCount(total)
+    }
+
     /// Rows for IDs, with unsaved changes applied, in the order of `ids` (duplicates and missing IDs skipped).
     func rows(ids: [UUID], entity: EntityDescription) async throws(StoreError) -> [StoreRow] {
         try context.checkReady()

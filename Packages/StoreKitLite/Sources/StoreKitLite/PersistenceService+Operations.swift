@@ -99,10 +99,11 @@ extension PersistenceService {
         process(try await fetch(ids: ids))
     }
 
-    /// The number of matching records.
+    /// The number of matching records, counted by the store (`SELECT COUNT(*)` on SQLite) and overlaid with the
+    /// unsaved changes this service sees; no record is fetched or decoded.
     nonisolated(nonsending) public func count<R: Record>(_ query: Query<R> = Query<R>()) async throws(StoreError) -> Int
     {
-        try await rows(for: query.rowQuery).count
+        try await count(for: query.rowQuery)
     }
 
     // MARK: - Update

@@ -17,6 +17,12 @@ extension RowQuery {
         return UUIDBytes.less(lhs.id, rhs.id)
     }
 
+    /// How many of `total` matching rows the query's offset and limit keep.
+    public func slicedCount(_ total: Int) -> Int {
+        let remaining = max(0, total - offset)
+        return limit.map { min(max(0, $0), remaining) } ?? remaining
+    }
+
     /// Filters, sorts and slices rows exactly as a backend runs this query.
     public func apply(to rows: some Sequence<StoreRow>) -> [StoreRow] {
         var matching = rows.filter(matches)

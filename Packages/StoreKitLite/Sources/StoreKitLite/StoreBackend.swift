@@ -14,6 +14,9 @@ public import Foundation
 ///   store revision 1, updates bump the revision by one.
 /// - ``fetch(_:)`` runs a ``RowQuery`` with exactly the semantics of ``RowQuery/apply(to:)`` (three-valued logic,
 ///   SQLite's ordering, ties by ID), with values bound as parameters, never spliced into query text.
+/// - ``count(_:excluding:)`` counts the rows ``fetch(_:)`` would return if the rows with the given IDs were not
+///   stored, without fetching them (an SQL backend runs `COUNT(*)` with the predicate pushed down). Sort keys do
+///   not matter; offset and limit apply as ``RowQuery/slicedCount(_:)`` does. The default fetches and counts.
 /// - ``fetch(ids:of:)`` returns the stored rows for the IDs that exist, in any order.
 /// - ``committedChanges()`` delivers every batch this backend committed, once per commit, after the commit.
 ///
@@ -25,8 +28,24 @@ public protocol StoreBackend: Sendable {
     func apply(_ batch: ChangeBatch) async throws(StoreError)
     /// Runs a query.
     func fetch(_ query: RowQuery) async throws(StoreError) -> [StoreRow]
+    /// Counts the rows `fetch(query)` would return if the rows with the IDs in `excluded` were not stored.
+    func count(_ query: RowQuery, excluding excluded: [UUID]) async throws(StoreError) -> Int
     /// Fetches rows by ID.
     func fetch(ids: [UUID], of entity: EntityDescription) async throws(StoreError) -> [StoreRow]
     /// A stream of committed batches, starting now.
     func committedChanges() -> AsyncStream<ChangeBatch>
+}
+
+extension StoreBackend {
+    /// Fetches the matching rows and counts those not excluded: correct for any backend, but it reads every row.
+    public func count(_ query: RowQuery, excluding excluded: [UUID]) async throws(StoreError) -> Int {
+        var unsliced = query
+        unsliced.sortKeys = []
+        unsliced.limit = nil
+        unsliced.offset = 0
+        let rows = try await fetch(unsliced)
+        guard !excluded.isEmpty else { return query.slicedCount(rows.count) }
+        let skipped = Set(excluded)
+        return query.slicedCount(rows.count(where: { !skipped.contains($0.id) }))
+    }
 }

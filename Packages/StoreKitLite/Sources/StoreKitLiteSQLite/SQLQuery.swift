@@ -23,6 +23,32 @@ struct SQLQuery: Sendable {
         self.arguments = arguments
     }
 
+    private init(sql: String, arguments: [StoreValue]) {
+        self.sql = sql
+        self.arguments = arguments
+    }
+
+    /// `SELECT COUNT(*)` of the rows matching the query's predicate (sort keys, limit and offset ignored).
+    static func count(_ query: RowQuery) -> SQLQuery {
+        var arguments: [StoreValue] = []
+        var sql = "SELECT COUNT(*) FROM \(SQLSchema.quoted(query.entity.name))"
+        if query.predicate != .constant(true) {
+            sql += " WHERE " + condition(query.predicate, &arguments)
+        }
+        return SQLQuery(sql: sql, arguments: arguments)
+    }
+
+    /// `SELECT 1` when the row whose ID is bound first (at index 1) exists and matches the query's predicate; the
+    /// predicate's arguments follow the ID.
+    static func matchingID(_ query: RowQuery) -> SQLQuery {
+        var arguments: [StoreValue] = []
+        var sql = "SELECT 1 FROM \(SQLSchema.quoted(query.entity.name)) WHERE id = ?"
+        if query.predicate != .constant(true) {
+            sql += " AND " + condition(query.predicate, &arguments)
+        }
+        return SQLQuery(sql: sql, arguments: arguments)
+    }
+
     static func condition(_ expression: StorePredicate, _ arguments: inout [StoreValue]) -> String {
         switch expression {
         case .constant(let value):

@@ -139,6 +139,17 @@ public final class SQLiteBackend: StoreBackend {
         }
     }
 
+    public func count(_ query: RowQuery, excluding excluded: [UUID]) async throws(StoreError) -> Int {
+        try query.validate()
+        let count = SQLQuery.count(query)
+        let matching = SQLQuery.matchingID(query)
+        let skipped = Set(excluded)
+        let total = try await read { db in
+            try SQLiteReader.count(count, excluding: skipped, matching: matching, in: db)
+        }
+        return query.slicedCount(total)
+    }
+
     public func fetch(ids: [UUID], of entity: EntityDescription) async throws(StoreError) -> [StoreRow] {
         guard !ids.isEmpty else { return [] }
         return try await read { db in try SQLiteReader.rows(ids: ids, entity: entity, in: db) }

@@ -22,6 +22,44 @@ enum SQLiteReader {
         return rows
     }
 
+    /// Runs `count` (a `SELECT COUNT(*)`), then subtracts the `excluded` rows that `matching` (a
+    /// ``SQLQuery/matchingID(_:)``) finds, all in the caller's one read transaction.
+    static func count(
+        _ count: SQLQuery,
+        excluding excluded: Set<UUID>,
+        matching: SQLQuery,
+        in db: Database
+    ) throws -> Int {
+        let handle = try db.cachedStatement(sql: count.sql).sqliteStatement
+        defer { sqlite3_reset(handle) }
+        sqlite3_reset(handle)
+        for (offset, value) in count.arguments.enumerated() {
+            try SQLiteWriter.check(RawStatement.bind(value, at: Int32(offset + 1), to: handle), db)
+        }
+        let result = sqlite3_step(handle)
+        guard result == SQLITE_ROW else { throw SQLiteWriter.error(db, result) }
+        var total = Int(sqlite3_column_int64(handle, 0))
+        guard !excluded.isEmpty else { return total }
+        let check = try db.cachedStatement(sql: matching.sql).sqliteStatement
+        defer { sqlite3_reset(check) }
+        sqlite3_reset(check)
+        sqlite3_clear_bindings(check)
+        for (offset, value) in matching.arguments.enumerated() {
+            try SQLiteWriter.check(RawStatement.bind(value, at: Int32(offset + 2), to: check), db)
+        }
+        for id in excluded {
+            sqlite3_reset(check)
+            try SQLiteWriter.check(RawStatement.bind(id: id, at: 1, to: check), db)
+            let step = sqlite3_step(check)
+            if step == SQLITE_ROW {
+                total -= 1
+            } else if step != SQLITE_DONE {
+                throw SQLiteWriter.error(db, step)
+            }
+        }
+        return total
+    }
+
     static func rows(ids: [UUID], entity: EntityDescription, in db: Database) throws -> [StoreRow] {
         let columns = (["id", "revision"] + entity.columns.map(\.name)).map(SQLSchema.quoted)
         let sql = "SELECT \(columns.joined(separator: ", ")) FROM \(SQLSchema.quoted(entity.name)) WHERE id = ?"

@@ -304,6 +304,35 @@ enum ConformanceChecks {
         }
     }
 
+    static func counts(_ backend: any StoreBackend) async throws {
+        try await backend.migrate(to: model)
+        var random = SplitMix64(seed: 0x5EED_C0DE_0000_0002)
+        let data = (0..<200).map { _ in RandomData.row(using: &random) }
+        try await insert(data, into: backend)
+        let all = try await all(backend)
+        for round in 0..<150 {
+            let query = RandomData.query(entity: items, using: &random)
+            var excluded: [UUID] = []
+            if round % 2 == 1 {
+                for row in all where random.next() % 4 == 0 { excluded.append(row.id) }
+                excluded += [uuid(), uuid()]
+                if let first = excluded.first { excluded.append(first) }
+            }
+            let skipped = Set(excluded)
+            let expected = query.slicedCount(all.count(where: { !skipped.contains($0.id) && query.matches($0) }))
+            let found = try await backend.count(query, excluding: excluded)
+            try expect(
+                found == expected,
+                "count \(round) differs: \(query.predicate), limit \(query.limit.map(String.init) ?? "none"), "
+                    + "offset \(query.offset), \(excluded.count) excluded: \(found) vs \(expected) in memory"
+            )
+            if excluded.isEmpty {
+                let fetched = try await backend.fetch(query).count
+                try expect(found == fetched, "count \(round) is \(found) but fetch returns \(fetched) rows")
+            }
+        }
+    }
+
     static func observation(_ backend: any StoreBackend) async throws {
         try await backend.migrate(to: model)
         let stream = backend.committedChanges()

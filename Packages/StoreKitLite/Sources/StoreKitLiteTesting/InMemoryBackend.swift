@@ -93,6 +93,17 @@ public final class InMemoryBackend: StoreBackend {
         return query.apply(to: rows)
     }
 
+    public func count(_ query: RowQuery, excluding excluded: [UUID]) async throws(StoreError) -> Int {
+        let skipped = Set(excluded)
+        let total = try state.withLock { (state: inout State) throws(StoreError) -> Int in
+            guard let table = state.tables[query.entity.name] else {
+                throw StoreError(.backend, entity: query.entity.name, detail: "no such entity")
+            }
+            return table.values.count(where: { !skipped.contains($0.id) && query.matches($0) })
+        }
+        return query.slicedCount(total)
+    }
+
     public func fetch(ids: [UUID], of entity: EntityDescription) async throws(StoreError) -> [StoreRow] {
         try state.withLock { (state: inout State) throws(StoreError) -> [StoreRow] in
             guard let table = state.tables[entity.name] else {

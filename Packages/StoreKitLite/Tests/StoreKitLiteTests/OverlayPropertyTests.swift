@@ -83,12 +83,16 @@ struct OverlayPropertyTests {
         let queries = (0..<8).map { _ in Self.query(&random) }
         var overlaid: [[Vehicle]] = []
         for query in queries {
-            overlaid.append(try await child.fetch(query))
+            let fetched = try await child.fetch(query)
+            overlaid.append(fetched)
+            // The overlaid count (SQL `COUNT(*)` plus pending changes matched in memory) equals the overlaid fetch.
+            #expect(try await child.count(query) == fetched.count, "count of \(query.predicate.expression)")
         }
         try await child.saveAll(.saveAndPersist)
         for (query, expected) in zip(queries, overlaid) {
             let stored = try await root.fetch(query)
             #expect(stored == expected, "query \(query.predicate.expression)")
+            #expect(try await root.count(query) == expected.count, "stored count of \(query.predicate.expression)")
         }
     }
 }
