@@ -117,8 +117,10 @@ public struct RequestClient: Sendable {
                 url: url
             )
         }
-        let id = counter.next()
         let observers = configuration.observers
+        // Request numbers are only needed by observers; skipping them keeps a shared atomic off the hot path of
+        // concurrent requests.
+        let id = observers.isEmpty ? 0 : counter.next()
         let shownURL = observers.isEmpty ? url : Redaction.redact(url)
         if !observers.isEmpty {
             let event = RequestStarted(
@@ -180,11 +182,14 @@ public struct RequestClient: Sendable {
         _ descriptor: RequestDescriptor,
         decoding: ResponseDecoding<Value>
     ) async throws(RequestKitError) -> DecodedResponse<Value> {
-        let configuration = self.configuration
+        // Only what decoding needs is captured, not the whole configuration.
+        let maximumBodySize = configuration.maximumBodySize
+        let decoders = configuration.decoders
+        let makeJSONDecoder = configuration.makeJSONDecoder
         let validation = descriptor.validation
         let method = descriptor.method
         return try await run(descriptor) { response in
-            let data = try await response.body.collect(upTo: configuration.maximumBodySize)
+            let data = try await response.body.collect(upTo: maximumBodySize)
             let status = response.status.code
             guard validation.accepts(status: status) else {
                 var error = RequestKitError(
@@ -212,8 +217,8 @@ public struct RequestClient: Sendable {
                 contentType: contentType,
                 data: data,
                 method: method,
-                registry: configuration.decoders,
-                makeDecoder: configuration.makeJSONDecoder
+                registry: decoders,
+                makeDecoder: makeJSONDecoder
             )
             let value = try decoding.decode(input)
             return Outcome(
