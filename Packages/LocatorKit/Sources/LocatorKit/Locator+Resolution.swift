@@ -121,25 +121,50 @@ extension Locator {
         if OverrideScope.activeCount.load(ordering: .relaxed) != 0, let (entry, owner) = OverrideScope.lookup(key) {
             return try resolve(entry, as: type, owner: owner, node: anchor?.node)
         }
-        var locator = self
-        while true {
-            if let entry = locator.entry(for: key) {
-                // Hot path: an already created shared instance, read without any lock or metadata lookup.
-                if entry.serviceID == ObjectIdentifier(type), !entry.isParameterised,
-                    entry.isPublished.load(ordering: .acquiring)
-                {
-                    return entry.publishedInstance(as: type)
-                }
-                return try resolve(entry, as: type, owner: locator, node: anchor?.node)
-            }
-            guard let parent = locator.parent else {
-                throw .notRegistered(
-                    KeyDescription(serviceType: type, name: key.name, isTypedKey: key.isTypedKey),
-                    searched: self
-                )
-            }
-            locator = parent
+        return try resolve(key, as: type, in: self, anchor: anchor)
+    }
+
+    /// Resolves `key` from `locator` (this locator or an ancestor), then its ancestors.
+    ///
+    /// Hot path: an already created shared instance, copied out while the table is held for reading, so neither
+    /// the locator nor the entry is retained and concurrent readers of one singleton share no reference count but
+    /// the instance's own; no metadata lookup either (the slot is read with the caller's `Service` type).
+    @inline(__always)
+    func resolve<Service: Sendable>(
+        _ key: RegistrationKey,
+        as type: Service.Type,
+        in locator: Locator,
+        anchor: ResolutionAnchor?
+    ) throws(LocatorError) -> Service {
+        let wasFrozen = locator.beginUnretainedRead()
+        guard let found = locator.unretainedEntry(for: key) else {
+            locator.endUnretainedRead(wasFrozen)
+            return try resolveInAncestors(key, as: type, from: locator, anchor: anchor)
         }
+        if let slot = found._withUnsafeGuaranteedRef({ $0.publishedSlot(for: ObjectIdentifier(type)) }) {
+            // Safe: the entry's service type is `Service` and the slot was initialised before `isPublished` was set.
+            let instance = slot.assumingMemoryBound(to: Service.self).pointee
+            locator.endUnretainedRead(wasFrozen)
+            return instance
+        }
+        let entry = found.takeUnretainedValue()
+        locator.endUnretainedRead(wasFrozen)
+        return try resolve(entry, as: type, owner: locator, node: anchor?.node)
+    }
+
+    private func resolveInAncestors<Service: Sendable>(
+        _ key: RegistrationKey,
+        as type: Service.Type,
+        from locator: Locator,
+        anchor: ResolutionAnchor?
+    ) throws(LocatorError) -> Service {
+        guard let parent = locator.parent else {
+            throw .notRegistered(
+                KeyDescription(serviceType: type, name: key.name, isTypedKey: key.isTypedKey),
+                searched: self
+            )
+        }
+        return try resolve(key, as: type, in: parent, anchor: anchor)
     }
 
     private func resolve<Service: Sendable>(

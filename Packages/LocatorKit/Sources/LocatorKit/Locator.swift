@@ -24,7 +24,8 @@ public final class Locator: Sendable, CustomStringConvertible {
     private let frozen = Atomic<Bool>(false)
     // The registrations. A pointer rather than a stored `var` so reads skip dynamic exclusivity checks.
     // Safe to share: the table is only mutated while holding `lock` for writing, and never after `frozen` is set
-    // (release); reads hold `lock` for reading, or none once an acquiring load saw `frozen`.
+    // (release); reads hold `lock` for reading, or none once an acquiring load saw `frozen`. An entry read without
+    // a retain (`unretainedEntry(for:)`) is only used inside such a read, while the table still holds it.
     nonisolated(unsafe) private let table: UnsafeMutablePointer<EntryTable>
     // nonisolated(unsafe): `cloneDenied` and `nextSequence` are only written while holding `lock` for writing and
     // read while holding it.
@@ -77,6 +78,28 @@ public final class Locator: Sendable, CustomStringConvertible {
         let entry = table.pointee.find(key)
         lock.unlockRead()
         return entry
+    }
+
+    /// Starts a read of the table that may use entries without retaining them (``unretainedEntry(for:)``): takes
+    /// the read lock, or none once frozen (a frozen table never changes again and lives as long as this locator).
+    /// Returns whether the locator was frozen; pass it to ``endUnretainedRead(_:)``. Keep the read short: never
+    /// run a factory or take another lock inside it.
+    @inline(__always)
+    func beginUnretainedRead() -> Bool {
+        if frozen.load(ordering: .acquiring) { return true }
+        lock.lockRead()
+        return false
+    }
+
+    @inline(__always)
+    func endUnretainedRead(_ wasFrozen: Bool) {
+        if !wasFrozen { lock.unlockRead() }
+    }
+
+    /// The entry for `key`, not retained: valid only until ``endUnretainedRead(_:)``.
+    @inline(__always)
+    func unretainedEntry(for key: RegistrationKey) -> Unmanaged<Entry>? {
+        table.pointee.unretainedEntry(for: key)
     }
 
     /// Finds the registration for `key` in the override layer, this locator, then its ancestors.

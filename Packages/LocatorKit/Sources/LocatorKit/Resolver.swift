@@ -17,7 +17,7 @@ public struct Resolver: Sendable {
         self.anchor = .node(node)
     }
 
-    init(locator: Locator, frame: UnsafeMutableRawPointer) {
+    init(locator: Locator, frame: UInt64) {
         self.locator = locator
         self.anchor = .frame(frame)
     }

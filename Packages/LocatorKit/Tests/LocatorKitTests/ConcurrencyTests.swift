@@ -180,6 +180,49 @@ struct ConcurrencyTests {
         }
         #expect(mismatches == 0)
     }
+
+    @Test func readersStaySafeWhileAnotherThreadReplacesAndRemovesTheRegistration() async throws {
+        let locator = Locator()
+        try locator.register(ServiceC.self) { _ in ServiceC() }
+        let failures = await withTaskGroup(of: Int.self) { group in
+            group.addTask {
+                await onThread {
+                    var failures = 0
+                    for index in 0..<2_000 {
+                        do {
+                            // Replacing frees the old registration; removing and adding others rebuilds the table.
+                            try locator.register(ServiceC.self) { _ in ServiceC() }
+                            try locator.register(FixedClock(now: index), name: "clock\(index % 40)")
+                            if index % 7 == 0 { try locator.remove(ServiceC.self) }
+                        } catch {
+                            failures += 1
+                        }
+                    }
+                    return failures
+                }
+            }
+            for _ in 0..<2 {
+                group.addTask {
+                    await onThread {
+                        var failures = 0
+                        for _ in 0..<20_000 {
+                            do {
+                                _ = try locator.resolve(ServiceC.self)
+                            } catch let error as LocatorError where error.code == .notRegistered {
+                                continue
+                            } catch {
+                                failures += 1
+                            }
+                        }
+                        return failures
+                    }
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(failures == 0)
+        #expect(try await locator.resolve(FixedClock.self, name: "clock0").now % 40 == 0)
+    }
 }
 
 @MainActor

@@ -52,6 +52,14 @@ class Entry: @unchecked Sendable {
         slot.assumingMemoryBound(to: Service.self).pointee
     }
 
+    /// The slot of the published instance when this entry holds one of the service type `serviceID`, resolvable
+    /// without parameters; nil when the slow path must run.
+    @inline(__always)
+    func publishedSlot(for serviceID: ObjectIdentifier) -> UnsafeMutableRawPointer? {
+        guard self.serviceID == serviceID, !isParameterised, isPublished.load(ordering: .acquiring) else { return nil }
+        return slot
+    }
+
     var serviceType: any Any.Type { keyDescription.serviceType }
 
     /// Resolves synchronously and returns the service as an existential.

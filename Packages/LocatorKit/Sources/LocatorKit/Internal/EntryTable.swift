@@ -4,11 +4,15 @@
 /// counted on every access; keys are a type identifier and an optional short name, so a multiplicative mix and
 /// FNV-1a are enough, and plain pointers avoid the retains. Linear probing, at most half full; removal rebuilds
 /// (registrations are rarely removed). The owner must call ``destroy()`` once.
+///
+/// The table owns one strong reference to each entry, taken and given back by hand (`Unmanaged`), so a lookup
+/// can use an entry without retaining it (``unretainedEntry(for:)``) for as long as the table is not changed,
+/// which the owner guarantees by holding its read lock (or by being frozen).
 struct EntryTable {
     /// Type identifiers as integers; 0 marks an empty slot.
     private var types: UnsafeMutablePointer<UInt>
     private var names: UnsafeMutablePointer<String?>
-    private var values: UnsafeMutablePointer<Entry?>
+    private var values: UnsafeMutablePointer<Unmanaged<Entry>?>
     private var capacity: Int
     private(set) var count = 0
 
@@ -26,6 +30,9 @@ struct EntryTable {
         types.deallocate()
         names.deinitialize(count: capacity)
         names.deallocate()
+        for index in 0..<capacity {
+            values[index]?.release()
+        }
         values.deinitialize(count: capacity)
         values.deallocate()
     }
@@ -47,6 +54,12 @@ struct EntryTable {
 
     @inline(__always)
     func find(_ key: RegistrationKey) -> Entry? {
+        unretainedEntry(for: key)?.takeUnretainedValue()
+    }
+
+    /// The entry for `key` without retaining it: it stays alive only while nobody changes the table.
+    @inline(__always)
+    func unretainedEntry(for key: RegistrationKey) -> Unmanaged<Entry>? {
         let type = UInt(bitPattern: key.type)
         let mask = capacity - 1
         var index = Self.hash(type: type, name: key.name) & mask
@@ -70,14 +83,15 @@ struct EntryTable {
         var index = Self.hash(type: type, name: key.name) & mask
         while types[index] != 0 {
             if types[index] == type && names[index] == key.name {
-                values[index] = entry
+                values[index]?.release()
+                values[index] = Unmanaged.passRetained(entry)
                 return
             }
             index = (index + 1) & mask
         }
         types[index] = type
         names[index] = key.name
-        values[index] = entry
+        values[index] = Unmanaged.passRetained(entry)
         count += 1
     }
 
@@ -92,13 +106,13 @@ struct EntryTable {
     }
 
     var entries: [Entry] {
-        (0..<capacity).compactMap { values[$0] }
+        (0..<capacity).compactMap { values[$0]?.takeUnretainedValue() }
     }
 
     private mutating func rebuild(capacity newCapacity: Int, dropping dropped: RegistrationKey?) {
         var rebuilt = EntryTable(capacity: newCapacity)
         for index in 0..<capacity {
-            guard let entry = values[index], entry.key != dropped else { continue }
+            guard let entry = values[index]?.takeUnretainedValue(), entry.key != dropped else { continue }
             rebuilt.insert(entry, for: entry.key)
         }
         destroy()

@@ -69,14 +69,15 @@ final class ParamsRegistration<Service: Sendable, Params: Sendable>: ParamsProvi
         guard case .sync(let make) = factory else {
             throw .with(.asyncRequired, keyDescription, note: "its factory is async")
         }
-        let parent = node ?? ThreadContext.current
+        let stack = ThreadContext.stack()
+        let parent = node ?? ThreadContext.current(in: stack)
         if let parent, parent.contains(self) {
             throw .cycle(parent.path + [self])
         }
+        let frame = ThreadContext.push(entry: self, parent: parent, node: nil, on: stack)
+        defer { ThreadContext.pop(stack) }
         do {
-            return try ThreadContext.withFrame(entry: self, parent: parent, node: nil) { frame in
-                try make(Resolver(locator: requester, frame: frame), params)
-            }
+            return try make(Resolver(locator: requester, frame: frame), params)
         } catch let error as LocatorError where error.carriesPath {
             throw error
         } catch {

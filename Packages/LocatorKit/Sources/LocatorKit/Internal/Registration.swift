@@ -78,23 +78,27 @@ final class Registration<Service: Sendable>: Entry, @unchecked Sendable {
     {
         #if LOCATORKIT_NO_CYCLE_DETECTION
         let node = node
+        let stack = ThreadContext.StackPointer?.none
         #else
-        let node = node ?? ThreadContext.current
+        // The one thread-local read of this resolve: the frame stack, for the caller's frame (a factory resolving
+        // through a captured locator) and for this factory's own frame.
+        let stack = ThreadContext.stack()
+        let node = node ?? ThreadContext.current(in: stack)
         #endif
         switch lifetime.kind {
         case .transient:
             guard case .sync(let make) = factory else { throw asyncRequired() }
-            return try create(make, locator: requester, parent: node)
+            return try create(make, locator: requester, parent: node, stack: stack)
         case .graph:
             guard case .sync(let make) = factory else { throw asyncRequired() }
             // A root resolve has nothing to share its graph instance with.
             guard let node else {
-                return try create(make, locator: requester, parent: nil)
+                return try create(make, locator: requester, parent: nil, stack: stack)
             }
             if let existing = Coordinator.lock.withLock({ node.chain.graphInstance(for: self) }) {
                 return try cast(existing)
             }
-            let instance = try create(make, locator: requester, parent: node)
+            let instance = try create(make, locator: requester, parent: node, stack: stack)
             Coordinator.lock.withLock { node.chain.setGraphInstance(instance, for: self) }
             return instance
         default:
@@ -114,16 +118,18 @@ final class Registration<Service: Sendable>: Entry, @unchecked Sendable {
     }
 
     /// Runs the synchronous factory on a new node of the path, detecting a cycle first.
+    @inline(__always)
     private func create(
         _ make: @Sendable (Resolver) throws -> Service,
         locator: Locator,
-        parent: ResolutionNode?
+        parent: ResolutionNode?,
+        stack: ThreadContext.StackPointer?
     ) throws(LocatorError) -> Service {
         #if LOCATORKIT_NO_CYCLE_DETECTION
         // Measurement-only build (see Scripts/callgrind.sh): no path, no cycle detection, so the benchmark can
         // report what detection costs. Never shipped: without a path a cycle overflows the stack.
         do {
-            return try make(Resolver(locator: locator, node: ResolutionNode.detached))
+            return try make(Resolver(locator: locator, frame: 0))
         } catch {
             throw .factoryFailed([self], underlying: error)
         }
@@ -131,22 +137,27 @@ final class Registration<Service: Sendable>: Entry, @unchecked Sendable {
         if let parent, parent.contains(self) {
             throw .cycle(parent.path + [self])
         }
-        return try run(make, locator: locator, parent: parent, node: nil)
+        return try run(make, locator: locator, parent: parent, node: nil, stack: stack ?? ThreadContext.stack())
         #endif
     }
 
     /// Runs the synchronous factory in a frame for this registration, called from `parent`; `node` is the
     /// frame's node when it had to exist beforehand (a shared creation records it as the creator).
+    @inline(__always)
     private func run(
         _ make: @Sendable (Resolver) throws -> Service,
         locator: Locator,
         parent: ResolutionNode?,
-        node: ResolutionNode?
+        node: ResolutionNode?,
+        stack: ThreadContext.StackPointer
     ) throws(LocatorError) -> Service {
+        let frame = ThreadContext.push(entry: self, parent: parent, node: node, on: stack)
+        defer { ThreadContext.pop(stack) }
         do {
-            return try ThreadContext.withFrame(entry: self, parent: parent, node: node) { frame in
-                try make(node.map { Resolver(locator: locator, node: $0) } ?? Resolver(locator: locator, frame: frame))
+            if let node {
+                return try make(Resolver(locator: locator, node: node))
             }
+            return try make(Resolver(locator: locator, frame: frame))
         } catch let error as LocatorError where error.carriesPath {
             throw error
         } catch {
@@ -203,7 +214,9 @@ final class Registration<Service: Sendable>: Entry, @unchecked Sendable {
                 lock.unlock()
                 let result: Result<Service, LocatorError>
                 do {
-                    result = .success(try run(make, locator: owner, parent: node, node: created))
+                    result = .success(
+                        try run(make, locator: owner, parent: node, node: created, stack: ThreadContext.stack())
+                    )
                 } catch {
                     result = .failure(error)
                 }

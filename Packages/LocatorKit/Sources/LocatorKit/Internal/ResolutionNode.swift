@@ -40,19 +40,6 @@ final class ResolutionNode: @unchecked Sendable {
 
     @TaskLocal static var currentTask: ResolutionNode?
 
-    #if LOCATORKIT_NO_CYCLE_DETECTION
-    /// The one node of the measurement-only build without cycle detection.
-    static let detached = ResolutionNode(
-        entry: Registration<Never>(
-            key: RegistrationKey(Never.self, name: nil),
-            lifetime: .transient,
-            sequence: 0,
-            factory: .none
-        ),
-        parent: nil
-    )
-    #endif
-
     /// Whether `entry` is already being built on this path.
     func contains(_ entry: Entry) -> Bool {
         var node: ResolutionNode? = self

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -6,7 +8,7 @@ import Musl
 import Darwin
 #endif
 
-/// The synchronous factories running on the current thread, innermost first, as frames on the native stack.
+/// The synchronous factories running on the current thread, innermost last, in a per-thread frame stack.
 ///
 /// A frame names the registration whose factory runs and its caller's node; the heap-allocated
 /// ``ResolutionNode`` for it is made only when something needs it (a nested factory, a wait, a graph instance,
@@ -14,84 +16,140 @@ import Darwin
 ///
 /// The frames also let a factory that ignores its ``Resolver`` and resolves through a captured ``Locator``
 /// continue the same path, so cycles through captured locators are detected rather than deadlocking.
+///
+/// The stack lives in memory that only its own thread touches (found through one `pthread_getspecific` per
+/// factory run), so pushing and popping a frame is a few plain stores, with no closure and no shared write.
 enum ThreadContext {
     struct Frame {
-        // unowned(unsafe): the frame lives on the stack of `Registration.run` (or the parameterised variant), whose
-        // callers hold both the entry and the parent node for longer than the frame.
+        // unowned(unsafe): a frame is pushed by `Registration.run` (or the parameterised variant) and popped before
+        // that function returns; its caller holds both the entry and the parent node for longer than the frame.
         unowned(unsafe) let entry: Entry
         unowned(unsafe) let parent: ResolutionNode?
-        var node: ResolutionNode?
-        let previous: UnsafeMutableRawPointer?
-
-        /// The node for this frame, made on first use.
-        mutating func materialize() -> ResolutionNode {
-            if let node { return node }
-            let made = ResolutionNode(entry: entry, parent: parent)
-            node = made
-            return made
-        }
+        /// The frame's node once made: one strong reference, given back by ``ThreadContext/pop(_:)``. Unmanaged so
+        /// that popping a frame that never made one is a nil check, not a call to the frame's destroy witness.
+        var node: Unmanaged<ResolutionNode>?
+        /// Names the frame for a ``Resolver``: unique per push, so a resolver that outlived its factory never
+        /// matches a later frame.
+        let serial: UInt64
     }
 
-    private typealias Slot = UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    /// One thread's frames, innermost last.
+    struct Stack {
+        var frames: UnsafeMutablePointer<Frame>
+        var capacity: Int
+        var depth: Int
+        /// The next frame's serial: the thread's number in the high 32 bits, a push counter in the low ones.
+        var nextSerial: UInt64
+    }
+
+    typealias StackPointer = UnsafeMutablePointer<Stack>
+
+    /// Numbers the threads that run factories, so serials never repeat across threads.
+    private static let threadCount = Atomic<UInt64>(0)
 
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key) { raw in
             #if canImport(Darwin)
-            raw.deallocate()
+            let stack = raw.assumingMemoryBound(to: Stack.self)
             #else
-            raw?.deallocate()
+            guard let stack = raw?.assumingMemoryBound(to: Stack.self) else { return }
             #endif
+            // A thread exits with no factory running, so every frame was popped already.
+            stack.pointee.frames.deallocate()
+            stack.deinitialize(count: 1)
+            stack.deallocate()
         }
         return key
     }()
 
-    /// This thread's slot (the innermost frame), made on first use and freed when the thread exits.
+    /// This thread's frame stack, made on first use and freed when the thread exits.
     @inline(__always)
-    private static func slot() -> Slot {
+    static func stack() -> StackPointer {
         if let raw = pthread_getspecific(key) {
-            return raw.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+            return raw.assumingMemoryBound(to: Stack.self)
         }
-        let made = Slot.allocate(capacity: 1)
-        made.initialize(to: nil)
+        return makeStack()
+    }
+
+    @inline(never)
+    private static func makeStack() -> StackPointer {
+        let capacity = 16
+        let number = threadCount.add(1, ordering: .relaxed).newValue
+        let made = StackPointer.allocate(capacity: 1)
+        made.initialize(
+            to: Stack(frames: .allocate(capacity: capacity), capacity: capacity, depth: 0, nextSerial: number << 32)
+        )
         pthread_setspecific(key, made)
         return made
     }
 
-    /// The node of the innermost factory running on this thread, if any.
-    static var current: ResolutionNode? {
-        guard let raw = slot().pointee else { return nil }
-        return raw.assumingMemoryBound(to: Frame.self).pointee.materialize()
-    }
-
-    /// The node of `frame` when it is one of this thread's live frames; nil otherwise (a resolver used after its
-    /// factory returned, or on another thread), in which case the resolve starts a new path. The address is
-    /// compared, never dereferenced, until it is found among the live frames.
-    static func node(forFrame frame: UnsafeMutableRawPointer) -> ResolutionNode? {
-        var current = slot().pointee
-        while let live = current {
-            let typed = live.assumingMemoryBound(to: Frame.self)
-            if live == frame { return typed.pointee.materialize() }
-            current = typed.pointee.previous
-        }
-        return nil
-    }
-
-    /// Runs `body` in a new innermost frame for `entry`, called from `parent` (`node` when already made).
+    /// Pushes a frame for `entry`, called from `parent` (`node` when already made); returns the frame's serial.
+    /// Every push must be paired with a ``pop(_:)`` on the same thread before the pusher returns.
     @inline(__always)
-    static func withFrame<Result>(
+    static func push(
         entry: Entry,
         parent: ResolutionNode?,
         node: ResolutionNode?,
-        _ body: (UnsafeMutableRawPointer) throws -> Result
-    ) throws -> Result {
-        let slot = slot()
-        var frame = Frame(entry: entry, parent: parent, node: node, previous: slot.pointee)
-        return try withUnsafeMutablePointer(to: &frame) { pointer in
-            let raw = UnsafeMutableRawPointer(pointer)
-            slot.pointee = raw
-            defer { slot.pointee = pointer.pointee.previous }
-            return try body(raw)
+        on stack: StackPointer
+    ) -> UInt64 {
+        if stack.pointee.depth == stack.pointee.capacity {
+            grow(stack)
         }
+        let serial = stack.pointee.nextSerial
+        stack.pointee.nextSerial = serial &+ 1
+        (stack.pointee.frames + stack.pointee.depth).initialize(
+            to: Frame(entry: entry, parent: parent, node: node.map(Unmanaged.passRetained), serial: serial)
+        )
+        stack.pointee.depth += 1
+        return serial
+    }
+
+    /// Pops the innermost frame.
+    @inline(__always)
+    static func pop(_ stack: StackPointer) {
+        stack.pointee.depth -= 1
+        stack.pointee.frames[stack.pointee.depth].node?.release()
+    }
+
+    @inline(never)
+    private static func grow(_ stack: StackPointer) {
+        let capacity = stack.pointee.capacity * 2
+        let frames = UnsafeMutablePointer<Frame>.allocate(capacity: capacity)
+        frames.moveInitialize(from: stack.pointee.frames, count: stack.pointee.depth)
+        stack.pointee.frames.deallocate()
+        stack.pointee.frames = frames
+        stack.pointee.capacity = capacity
+    }
+
+    /// The node of frame `index` of `stack`, made on first use.
+    private static func materialize(_ index: Int, in stack: StackPointer) -> ResolutionNode {
+        let frame = stack.pointee.frames + index
+        if let node = frame.pointee.node { return node.takeUnretainedValue() }
+        let made = ResolutionNode(entry: frame.pointee.entry, parent: frame.pointee.parent)
+        frame.pointee.node = Unmanaged.passRetained(made)
+        return made
+    }
+
+    /// The node of the innermost factory running on the thread of `stack`, if any.
+    @inline(__always)
+    static func current(in stack: StackPointer) -> ResolutionNode? {
+        let depth = stack.pointee.depth
+        return depth == 0 ? nil : materialize(depth - 1, in: stack)
+    }
+
+    /// The node of the innermost factory running on this thread, if any.
+    static var current: ResolutionNode? { current(in: stack()) }
+
+    /// The node of the frame named `serial` when it is one of this thread's live frames; nil otherwise (a resolver
+    /// used after its factory returned, or on another thread), in which case the resolve starts a new path.
+    static func node(forFrame serial: UInt64) -> ResolutionNode? {
+        let stack = stack()
+        var index = stack.pointee.depth - 1
+        while index >= 0 {
+            if stack.pointee.frames[index].serial == serial { return materialize(index, in: stack) }
+            index -= 1
+        }
+        return nil
     }
 }
