@@ -6,7 +6,7 @@ public import ModelKit
 /// query, body, validation, cache policy, timeouts and a decorator that runs just before sending.
 ///
 /// Endpoints are values; build them in a namespace per resource and API version, and send them with
-/// ``RequestClient/send(_:)``:
+/// `RequestClient.send(_:)`:
 ///
 /// ```swift
 /// enum FleetAPI {

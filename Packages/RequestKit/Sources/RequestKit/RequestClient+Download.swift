@@ -17,8 +17,13 @@ extension RequestClient {
     /// the server sent first); a server that answers `200` instead of `206` restarts it from the beginning. Without
     /// `resume`, a failure deletes the partial file.
     ///
-    /// - Parameter progress: called for every chunk written, with the chunk size, the bytes on disk and the size
-    ///   expected.
+    /// - Parameters:
+    ///   - path: The resource's path, resolved against the current environment.
+    ///   - parameters: Query parameters.
+    ///   - destination: The file to create or replace once the download is complete.
+    ///   - resume: Whether to continue a partial file left by an earlier attempt.
+    ///   - progress: called for every chunk written, with the chunk size, the bytes on disk and the size
+    ///     expected.
     public func download(
         _ path: String,
         parameters: Parameters = [:],

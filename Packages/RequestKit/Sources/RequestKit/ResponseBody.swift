@@ -26,9 +26,11 @@ public struct ResponseBody: AsyncSequence, Sendable {
 
     /// A body that wraps any sequence of chunks.
     ///
-    /// - Parameter collect: an optional faster way to gather the whole body (for example the transport's own),
-    ///   used by ``collect(upTo:)`` instead of iterating; it must throw ``RequestKitError/Code/bodyTooLarge`` past
-    ///   the limit it is given.
+    /// - Parameters:
+    ///   - chunks: The body's bytes, chunk by chunk.
+    ///   - collect: an optional faster way to gather the whole body (for example the transport's own),
+    ///     used by ``collect(upTo:)`` instead of iterating; it must throw ``RequestKitError/Code/bodyTooLarge``
+    ///     past the limit it is given.
     public init<Chunks: AsyncSequence & Sendable>(
         _ chunks: Chunks,
         collect: (@Sendable (Int) async throws -> Data)? = nil

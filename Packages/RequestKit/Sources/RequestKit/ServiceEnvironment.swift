@@ -20,7 +20,7 @@ public struct ServiceEnvironment: Sendable, Hashable, CustomStringConvertible {
 
     /// Creates an environment, normalising the base URL so that it ends in `/`.
     ///
-    /// - Throws: ``RequestKitError/invalidEnvironment`` when the name is empty or the URL is not an absolute
+    /// - Throws: ``RequestKitError/Code/invalidEnvironment`` when the name is empty or the URL is not an absolute
     ///   `http` or `https` URL with a host, or carries a query or fragment.
     public init(name: String, baseURL: URL) throws(RequestKitError) {
         guard !name.isEmpty else {
@@ -50,7 +50,7 @@ public struct ServiceEnvironment: Sendable, Hashable, CustomStringConvertible {
 
     /// Creates an environment from a base URL string.
     ///
-    /// - Throws: ``RequestKitError/invalidEnvironment`` when the string is not a valid base URL.
+    /// - Throws: ``RequestKitError/Code/invalidEnvironment`` when the string is not a valid base URL.
     public init(name: String, baseURL: String) throws(RequestKitError) {
         guard let url = URL(string: baseURL) else {
             throw .invalidEnvironment(name: name, reason: "the base URL does not parse")
@@ -64,7 +64,7 @@ public struct ServiceEnvironment: Sendable, Hashable, CustomStringConvertible {
     /// `"/vehicles"` and `"vehicles"` name the same resource under a base path such as `/api/`. Absolute URLs are
     /// refused: a request that names another host must say so explicitly rather than through a path.
     ///
-    /// - Throws: ``RequestKitError/invalidPath`` when the path is absolute or does not form a valid URL.
+    /// - Throws: ``RequestKitError/Code/invalidPath`` when the path is absolute or does not form a valid URL.
     public func url(for path: String) throws(RequestKitError) -> URL {
         if path.contains("://") {
             throw .invalidPath(path, reason: "an absolute URL is not a path")

@@ -60,7 +60,7 @@ public struct RecordSchema<Root: Record>: Sendable {
 
     /// Rebuilds a record from a stored row.
     ///
-    /// - Throws: ``StoreError/corruptValue`` when a stored value does not fit its column's Swift type.
+    /// - Throws: `StoreError.Kind.corruptValue` when a stored value does not fit its column's Swift type.
     public func record(from row: StoreRow) throws(StoreError) -> Root {
         var record = Root(id: ModelID(uuid: row.id))
         guard row.values.count == columns.count else {
