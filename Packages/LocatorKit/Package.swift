@@ -20,7 +20,9 @@ let package = Package(
         .library(name: "LocatorKitTesting", targets: ["LocatorKitTesting"]),
     ],
     targets: [
-        .target(name: "LocatorKit", swiftSettings: sharedSwiftSettings),
+        .target(name: "LocatorKit", dependencies: ["CLocatorKitThread"], swiftSettings: sharedSwiftSettings),
+        // A C11 thread-local slot: cheaper than `pthread_getspecific` on every factory run. Internal only.
+        .target(name: "CLocatorKitThread"),
         .target(name: "LocatorKitTesting", dependencies: ["LocatorKit"], swiftSettings: sharedSwiftSettings),
         .testTarget(
             name: "LocatorKitTests",

@@ -1,3 +1,4 @@
+import CLocatorKitThread
 import Synchronization
 
 #if canImport(Glibc)
@@ -17,8 +18,9 @@ import Darwin
 /// The frames also let a factory that ignores its ``Resolver`` and resolves through a captured ``Locator``
 /// continue the same path, so cycles through captured locators are detected rather than deadlocking.
 ///
-/// The stack lives in memory that only its own thread touches (found through one `pthread_getspecific` per
-/// factory run), so pushing and popping a frame is a few plain stores, with no closure and no shared write.
+/// The stack lives in memory that only its own thread touches, found through a C11 thread-local slot (one load
+/// per factory run; a pthread key only frees it at thread exit), so pushing and popping a frame is a few plain
+/// stores, with no closure and no shared write.
 enum ThreadContext {
     struct Frame {
         // unowned(unsafe): a frame is pushed by `Registration.run` (or the parameterised variant) and popped before
@@ -55,7 +57,9 @@ enum ThreadContext {
             #else
             guard let stack = raw?.assumingMemoryBound(to: Stack.self) else { return }
             #endif
-            // A thread exits with no factory running, so every frame was popped already.
+            // A thread exits with no factory running, so every frame was popped already. Clearing the native slot
+            // makes a resolve from a later thread-exit destructor start a new stack instead of using this one.
+            locatorkit_thread_stack_slot().pointee = nil
             stack.pointee.frames.deallocate()
             stack.deinitialize(count: 1)
             stack.deallocate()
@@ -66,7 +70,7 @@ enum ThreadContext {
     /// This thread's frame stack, made on first use and freed when the thread exits.
     @inline(__always)
     static func stack() -> StackPointer {
-        if let raw = pthread_getspecific(key) {
+        if let raw = locatorkit_thread_stack_slot().pointee {
             return raw.assumingMemoryBound(to: Stack.self)
         }
         return makeStack()
@@ -80,6 +84,8 @@ enum ThreadContext {
         made.initialize(
             to: Stack(frames: .allocate(capacity: capacity), capacity: capacity, depth: 0, nextSerial: number << 32)
         )
+        // The native slot is the fast way back to the stack; the pthread key only frees it at thread exit.
+        locatorkit_thread_stack_slot().pointee = UnsafeMutableRawPointer(made)
         pthread_setspecific(key, made)
         return made
     }

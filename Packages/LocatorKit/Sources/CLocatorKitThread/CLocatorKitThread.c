@@ -1,0 +1,3 @@
+#include "CLocatorKitThread.h"
+
+_Thread_local void *locatorkit_thread_stack = 0;
