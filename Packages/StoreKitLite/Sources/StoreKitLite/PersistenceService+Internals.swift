@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension PersistenceService {
     /// The unsaved changes a read in this service sees: commits in flight, then every level from the root down.
@@ -16,6 +16,7 @@ extension PersistenceService {
     }
 
     /// Rows matching a query, with unsaved changes applied.
+    @usableFromInline
     func rows(for query: RowQuery) async throws(StoreError) -> [StoreRow] {
         try context.checkReady()
         try query.validate()
@@ -55,6 +56,7 @@ extension PersistenceService {
     }
 
     /// Rows for IDs, with unsaved changes applied, in the order of `ids` (duplicates and missing IDs skipped).
+    @usableFromInline
     func rows(ids: [UUID], entity: EntityDescription) async throws(StoreError) -> [StoreRow] {
         try context.checkReady()
         let pending = overlay().changes(of: entity.name)
@@ -75,6 +77,21 @@ extension PersistenceService {
             }
         }
         return result
+    }
+
+    /// Throws unless the store is initialized (for the inlinable entry points).
+    @usableFromInline
+    func checkInitialized() throws(StoreError) {
+        try context.checkReady()
+    }
+
+    /// Records new rows (in ID order) and applies the save option: straight to the store when nothing is pending
+    /// on the way, through the change sets otherwise.
+    @usableFromInline
+    func insert(_ rows: [StoreRow], entity: EntityDescription, options: SaveOption) async throws(StoreError) {
+        if try await commitInsertsDirectly(rows, entity: entity, options: options) { return }
+        recordChanges { $0.recordInserts(rows, entity: entity) }
+        try await save(options)
     }
 
     /// Records changes in this service's level.

@@ -5,31 +5,35 @@ extension PersistenceService {
 
     /// Creates one record: a blank record with a new permanent ID is passed to `initializer` to fill in.
     ///
+    /// Inlinable, so that filling in the record and reading its columns are specialized for the record type.
+    ///
     /// - Returns: the created record (its ID is permanent at once).
     /// - Throws: ``StoreError/Kind/idChanged`` when the initializer changed the ID; save errors.
+    @inlinable
     @discardableResult
     nonisolated(nonsending) public func create<R: Record>(
         _ type: R.Type = R.self,
         options: SaveOption,
         initializer: (inout R) -> Void
     ) async throws(StoreError) -> R {
-        try context.checkReady()
+        try checkInitialized()
+        let schema = R.schema
         let id = ModelID<R>()
         var record = R(id: id)
         initializer(&record)
         guard record.id == id else {
-            throw StoreError(.idChanged, entity: R.schema.entity.name, records: [id.uuid])
+            throw StoreError(.idChanged, entity: schema.entity.name, records: [id.uuid])
         }
-        let row = R.schema.row(of: record, revision: 0)
-        if try await commitInsertsDirectly([row], entity: R.schema.entity, options: options) { return record }
-        recordChanges { $0.recordInserts([row], entity: R.schema.entity) }
-        try await save(options)
+        try await insert([schema.row(of: record, revision: 0)], entity: schema.entity, options: options)
         return record
     }
 
     /// Creates one record per element of `sources`, each filled in by `transform` (the seed's create transform).
     ///
+    /// Inlinable, so that the loop over `sources` and the column reads are specialized for the caller's types.
+    ///
     /// - Returns: the new IDs, in the order of `sources`.
+    @inlinable
     @discardableResult
     nonisolated(nonsending) public func create<R: Record, Source>(
         _ type: R.Type = R.self,
@@ -37,7 +41,7 @@ extension PersistenceService {
         options: SaveOption,
         transform: (Source, inout R) -> Void
     ) async throws(StoreError) -> [ModelID<R>] {
-        try context.checkReady()
+        try checkInitialized()
         let schema = R.schema
         var ids: [ModelID<R>] = []
         var rows: [StoreRow] = []
@@ -53,15 +57,14 @@ extension PersistenceService {
             ids.append(id)
             rows.append(schema.row(of: record, revision: 0))
         }
-        if try await commitInsertsDirectly(rows, entity: schema.entity, options: options) { return ids }
-        recordChanges { $0.recordInserts(rows, entity: schema.entity) }
-        try await save(options)
+        try await insert(rows, entity: schema.entity, options: options)
         return ids
     }
 
     // MARK: - Read
 
     /// Fetches matching records (a read-only copy: changing them changes nothing stored).
+    @inlinable
     nonisolated(nonsending) public func fetch<R: Record>(
         _ query: Query<R> = Query<R>()
     ) async throws(StoreError) -> [R] {
@@ -69,6 +72,7 @@ extension PersistenceService {
     }
 
     /// Fetches matching records and maps each to a plain value in one step (the seed's fetch-transform).
+    @inlinable
     nonisolated(nonsending) public func fetch<R: Record, T>(
         _ query: Query<R> = Query<R>(),
         transform: (R) -> T
@@ -77,6 +81,7 @@ extension PersistenceService {
     }
 
     /// Fetches matching records and hands them, immutable, to `process`; returns what it returns.
+    @inlinable
     nonisolated(nonsending) public func fetchReadOnly<R: Record, Result>(
         _ query: Query<R> = Query<R>(),
         process: ([R]) -> Result
@@ -85,6 +90,7 @@ extension PersistenceService {
     }
 
     /// Fetches records by ID, in the order of `ids`; missing and deleted IDs are skipped.
+    @inlinable
     nonisolated(nonsending) public func fetch<R: Record>(ids: [ModelID<R>]) async throws(StoreError) -> [R] {
         let schema = R.schema
         let rows = try await rows(ids: ids.map(\.uuid), entity: schema.entity)
@@ -92,6 +98,7 @@ extension PersistenceService {
     }
 
     /// Fetches records by ID and hands them, immutable, to `process`.
+    @inlinable
     nonisolated(nonsending) public func fetchReadOnly<R: Record, Result>(
         ids: [ModelID<R>],
         process: ([R]) -> Result
@@ -210,12 +217,14 @@ extension PersistenceService {
 
     // MARK: - Helpers
 
-    nonisolated(nonsending) private func records<R: Record>(for query: Query<R>) async throws(StoreError) -> [R] {
+    @inlinable
+    nonisolated(nonsending) func records<R: Record>(for query: Query<R>) async throws(StoreError) -> [R] {
         let rows = try await rows(for: query.rowQuery)
         return try decode(rows, R.schema)
     }
 
-    private func decode<R: Record>(_ rows: [StoreRow], _ schema: RecordSchema<R>) throws(StoreError) -> [R] {
+    @inlinable
+    func decode<R: Record>(_ rows: [StoreRow], _ schema: RecordSchema<R>) throws(StoreError) -> [R] {
         var records: [R] = []
         records.reserveCapacity(rows.count)
         for row in rows {

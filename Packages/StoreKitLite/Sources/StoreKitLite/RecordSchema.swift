@@ -1,4 +1,4 @@
-import ModelKit
+public import ModelKit
 
 /// The stored columns of a record type, with the lookups StoreKitLite needs, computed once.
 ///
@@ -6,10 +6,10 @@ import ModelKit
 public struct RecordSchema<Root: Record>: Sendable {
     /// The entity a backend stores.
     public let entity: EntityDescription
-    let columns: [Column<Root>]
+    @usableFromInline let columns: [Column<Root>]
     /// The column accessors apart, so hot loops do not copy whole `Column` values.
-    private let readers: [@Sendable (Root) -> StoreValue]
-    private let writers: [@Sendable (inout Root, StoreValue) -> Bool]
+    @usableFromInline let readers: [@Sendable (Root) -> StoreValue]
+    @usableFromInline let writers: [@Sendable (inout Root, StoreValue) -> Bool]
     private let indexByKeyPath: UncheckedSendable<[PartialKeyPath<Root>: Int]>
 
     /// A schema for `entityName` with the given columns, in order.
@@ -37,6 +37,7 @@ public struct RecordSchema<Root: Record>: Sendable {
     }
 
     /// The stored values of a record, in column order.
+    @inlinable
     public func values(of record: Root) -> [StoreValue] {
         var values: [StoreValue] = []
         values.reserveCapacity(readers.count)
@@ -54,6 +55,7 @@ public struct RecordSchema<Root: Record>: Sendable {
     }
 
     /// The row storing a record at a revision.
+    @inlinable
     public func row(of record: Root, revision: Int64) -> StoreRow {
         StoreRow(id: record.id.uuid, revision: revision, values: values(of: record))
     }
@@ -61,6 +63,7 @@ public struct RecordSchema<Root: Record>: Sendable {
     /// Rebuilds a record from a stored row.
     ///
     /// - Throws: `StoreError.Kind.corruptValue` when a stored value does not fit its column's Swift type.
+    @inlinable
     public func record(from row: StoreRow) throws(StoreError) -> Root {
         var record = Root(id: ModelID(uuid: row.id))
         guard row.values.count == columns.count else {

@@ -16,17 +16,23 @@ enum RawStatement {
         case .real(let value):
             return sqlite3_bind_double(statement, index, value)
         case .text(let value):
-            var text = value
-            return text.withUTF8 { buffer in
-                guard let base = buffer.baseAddress, buffer.count > 0 else {
-                    return sqlite3_bind_text(statement, index, "", 0, transient)
-                }
-                return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                    sqlite3_bind_text(statement, index, $0, Int32(buffer.count), transient)
-                }
+            // Native strings hand out their UTF-8 storage without a copy; bridged ones are copied once.
+            if let result = value.utf8.withContiguousStorageIfAvailable({ bind(utf8: $0, at: index, to: statement) }) {
+                return result
             }
+            var text = value
+            return text.withUTF8 { bind(utf8: $0, at: index, to: statement) }
         case .blob(let data):
             return bind(bytes: data, at: index, to: statement)
+        }
+    }
+
+    static func bind(utf8 buffer: UnsafeBufferPointer<UInt8>, at index: Int32, to statement: OpaquePointer) -> Int32 {
+        guard let base = buffer.baseAddress, buffer.count > 0 else {
+            return sqlite3_bind_text(statement, index, "", 0, transient)
+        }
+        return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+            sqlite3_bind_text(statement, index, $0, Int32(buffer.count), transient)
         }
     }
 

@@ -46,6 +46,14 @@ public final class SQLiteBackend: StoreBackend {
 
     private let writer = LockedState<(any DatabaseWriter)?>(nil)
     private let broadcaster = CommitBroadcaster()
+    private let insertTexts = SQLiteWriter.InsertTexts()
+    /// Writes submitted to the writer connection and not finished yet (see ``apply(_:)``).
+    private let pendingWrites = LockedState(0)
+
+    /// The largest batch (in rows) committed on the calling thread when the writer is idle.
+    static let callingThreadRowLimit = 64
+    /// The busy timeout every connection is opened with, in milliseconds.
+    static let busyTimeoutMilliseconds: Int32 = 10_000
 
     /// A backend for a database file; nothing is opened until the service initializes.
     ///
@@ -90,6 +98,8 @@ public final class SQLiteBackend: StoreBackend {
     public func migrate(to model: StoreModel) async throws(StoreError) {
         let database = try open()
         let logger = logger
+        pendingWrites.withLock { $0 += 1 }
+        defer { pendingWrites.withLock { $0 -= 1 } }
         do {
             try await database.write { db in
                 try db.execute(
@@ -118,17 +128,80 @@ public final class SQLiteBackend: StoreBackend {
         }
     }
 
+    /// Writes a batch in one transaction.
+    ///
+    /// A small batch (a single-record `saveAndPersist`) is committed on the calling thread when no other write of
+    /// this backend is queued or running and no other connection holds the write lock: the commit then costs no
+    /// thread hops, and the caller, which waits for the commit anyway, is blocked only for the commit itself (its
+    /// `fsync` under ``Durability/full``). Otherwise, and for larger batches, the batch goes to GRDB's writer queue
+    /// and the caller suspends until it is committed.
     public func apply(_ batch: ChangeBatch) async throws(StoreError) {
         guard !batch.isEmpty else { return }
+        let database = try database()
+        if Self.rowCount(of: batch) <= Self.callingThreadRowLimit,
+            try applyOnCallingThread(batch, database: database)
+        {
+            broadcaster.publish(batch)
+            return
+        }
+        let insertTexts = insertTexts
         if let logger {
             try await write { db in
-                try SQLiteWriter.apply(batch, in: db)
+                try SQLiteWriter.apply(batch, in: db, insertTexts: insertTexts)
                 Self.logCommit(batch, to: logger)
             }
         } else {
-            try await write { db in try SQLiteWriter.apply(batch, in: db) }
+            try await write { db in try SQLiteWriter.apply(batch, in: db, insertTexts: insertTexts) }
         }
         broadcaster.publish(batch)
+    }
+
+    private static func rowCount(of batch: ChangeBatch) -> Int {
+        var count = 0
+        for changes in batch.entities {
+            count += changes.inserts.count + changes.updates.count + changes.deletes.count
+        }
+        return count
+    }
+
+    /// Commits `batch` on this thread if the writer is idle; returns `false`, having done nothing, when it is not
+    /// (a write of this backend is queued or running, or another connection holds the write lock).
+    private func applyOnCallingThread(_ batch: ChangeBatch, database: any DatabaseWriter) throws(StoreError) -> Bool {
+        let claimed = pendingWrites.withLock { pending in
+            guard pending == 0 else { return false }
+            pending = 1
+            return true
+        }
+        guard claimed else { return false }
+        defer { pendingWrites.withLock { $0 -= 1 } }
+        let insertTexts = insertTexts
+        let logger = logger
+        do {
+            // No other write of this backend is queued or running, so GRDB runs this on the calling thread
+            // without waiting for its queue.
+            return try database.writeWithoutTransaction { db -> Bool in
+                let connection = db.sqliteConnection
+                // Never wait for another connection's write lock here: `BEGIN IMMEDIATE` fails at once instead,
+                // and the batch goes through the writer queue with the normal busy timeout.
+                sqlite3_busy_timeout(connection, 0)
+                defer { sqlite3_busy_timeout(connection, Self.busyTimeoutMilliseconds) }
+                var began = false
+                do {
+                    try db.inTransaction(.immediate) {
+                        began = true
+                        try SQLiteWriter.apply(batch, in: db, insertTexts: insertTexts)
+                        if let logger { Self.logCommit(batch, to: logger) }
+                        return .commit
+                    }
+                } catch let error as DatabaseError where !began && error.resultCode == .SQLITE_BUSY {
+                    logger?.debug("write lock held by another connection; committing through the writer queue")
+                    return false
+                }
+                return true
+            }
+        } catch {
+            throw failure(error, operation: "write")
+        }
     }
 
     public func fetch(_ query: RowQuery) async throws(StoreError) -> [StoreRow] {
@@ -206,7 +279,7 @@ public final class SQLiteBackend: StoreBackend {
                 try db.execute(sql: "PRAGMA max_page_count = \(max(1, maximumSize / pageSize))")
             }
         }
-        configuration.busyMode = .timeout(10)
+        configuration.busyMode = .timeout(TimeInterval(Self.busyTimeoutMilliseconds) / 1000)
         let database: any DatabaseWriter
         do {
             switch location {
@@ -249,6 +322,8 @@ public final class SQLiteBackend: StoreBackend {
 
     private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
         let database = try database()
+        pendingWrites.withLock { $0 += 1 }
+        defer { pendingWrites.withLock { $0 -= 1 } }
         do {
             return try await database.write(body)
         } catch {

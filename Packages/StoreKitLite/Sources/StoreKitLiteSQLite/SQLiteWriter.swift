@@ -7,10 +7,28 @@ import StoreKitLite
 /// through the raw handle. Conflicts are collected over the whole batch and thrown at the end, which rolls the
 /// transaction back.
 enum SQLiteWriter {
-    static func apply(_ batch: ChangeBatch, in db: Database) throws {
+    /// The `INSERT` text of each entity, built once per backend instead of once per commit.
+    final class InsertTexts: Sendable {
+        private let texts = LockedState<[EntityDescription: String]>([:])
+
+        func text(for entity: EntityDescription) -> String {
+            if let text = texts.withLock({ $0[entity] }) { return text }
+            let names = (["id", "revision"] + entity.columns.map(\.name)).map(SQLSchema.quoted)
+            let placeholders = ["?", "1"] + Array(repeating: "?", count: entity.columns.count)
+            let text =
+                "INSERT INTO \(SQLSchema.quoted(entity.name)) (\(names.joined(separator: ", "))) "
+                + "VALUES (\(placeholders.joined(separator: ", ")))"
+            texts.withLock { $0[entity] = text }
+            return text
+        }
+    }
+
+    static func apply(_ batch: ChangeBatch, in db: Database, insertTexts: InsertTexts) throws {
         var conflicts: [UUID] = []
         for changes in batch.entities {
-            try insert(changes.inserts, into: changes.entity, in: db)
+            if !changes.inserts.isEmpty {
+                try insert(changes.inserts, sql: insertTexts.text(for: changes.entity), in: db)
+            }
             for update in changes.updates where !update.changedColumns.isEmpty {
                 if try !self.update(update, in: changes.entity, db: db), update.checksRevision {
                     conflicts.append(update.row.id)
@@ -27,20 +45,18 @@ enum SQLiteWriter {
         }
     }
 
-    private static func insert(_ rows: [StoreRow], into entity: EntityDescription, in db: Database) throws {
-        guard !rows.isEmpty else { return }
-        let names = (["id", "revision"] + entity.columns.map(\.name)).map(SQLSchema.quoted)
-        let placeholders = ["?", "1"] + Array(repeating: "?", count: entity.columns.count)
-        let sql =
-            "INSERT INTO \(SQLSchema.quoted(entity.name)) (\(names.joined(separator: ", "))) "
-            + "VALUES (\(placeholders.joined(separator: ", ")))"
+    private static func insert(_ rows: [StoreRow], sql: String, in db: Database) throws {
         let handle = try db.cachedStatement(sql: sql).sqliteStatement
         defer { sqlite3_reset(handle) }
         for row in rows {
             sqlite3_reset(handle)
             try check(RawStatement.bind(id: row.id, at: 1, to: handle), db)
-            for (offset, value) in row.values.enumerated() {
-                try check(RawStatement.bind(value, at: Int32(offset + 2), to: handle), db)
+            try row.values.withUnsafeBufferPointer { values in
+                var index: Int32 = 2
+                for value in values {
+                    try check(RawStatement.bind(value, at: index, to: handle), db)
+                    index += 1
+                }
             }
             let result = sqlite3_step(handle)
             guard result == SQLITE_DONE else { throw error(db, result) }

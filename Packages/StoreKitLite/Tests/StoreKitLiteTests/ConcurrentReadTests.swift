@@ -53,4 +53,45 @@ struct ConcurrentReadTests {
         #expect(try await reader.count(Query<Vehicle>()) == 1_003)
         #expect(try await otherReader.count(Query<Vehicle>(.hasPrefix(\.plate, "W"))) == 1_000)
     }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aSmallCommitWaitsForAnotherConnectionsWriteLockInsteadOfFailing() async throws {
+        let folder = TemporaryFolder()
+        let path = folder.path("store.sqlite")
+        let model = StoreModel(Vehicle.self)
+        let (inTransaction, reached) = AsyncStream<Void>.makeStream()
+        let release = DispatchSemaphore(value: 0)
+        let holder = LogRecorder { entry in
+            guard entry.message == "committing batch" else { return }
+            reached.yield()
+            release.wait()
+        }
+        let (foundBusy, busy) = AsyncStream<Void>.makeStream()
+        let small = LogRecorder { entry in
+            if entry.message.hasPrefix("write lock held by another connection") { busy.yield() }
+        }
+        let writer = try await PersistenceService.open(
+            model: model,
+            backend: SQLiteBackend(path: path, logger: holder.logger)
+        )
+        let smallWriter = try await PersistenceService.open(
+            model: model,
+            backend: SQLiteBackend(path: path, logger: small.logger)
+        )
+        let write = Task {
+            try await writer.create(Vehicle.self, from: 0..<1_000, options: .saveAndPersist) { $1.plate = "W\($0)" }
+        }
+        for await _ in inTransaction { break }
+
+        // A single-record commit finds the lock taken, goes through its writer queue and waits there.
+        let single = Task {
+            try await smallWriter.create(Vehicle.self, options: .saveAndPersist) { $0.plate = "single" }
+        }
+        for await _ in foundBusy { break }
+        release.signal()
+
+        #expect(try await write.value.count == 1_000)
+        #expect(try await single.value.plate == "single")
+        #expect(try await smallWriter.count(Query<Vehicle>()) == 1_001)
+    }
 }
