@@ -18,7 +18,15 @@ public struct DecoderRegistry: Sendable {
     /// Decodes a body. The second argument is the response's `Content-Type` value.
     public typealias Handler = @Sendable (Data, String) throws -> ResponseContent
 
-    private var handlers: [(pattern: String, handler: Handler)] = []
+    /// A registered handler; `wildcardType` is what precedes `/*` in a wildcard pattern (`text`, or `*`), worked
+    /// out once here rather than for every response.
+    private struct Entry: Sendable {
+        let pattern: String
+        let wildcardType: Substring?
+        let handler: Handler
+    }
+
+    private var handlers: [Entry] = []
 
     /// A registry with no handlers: every body becomes ``ResponseContent/data(_:)``.
     public static var empty: DecoderRegistry { DecoderRegistry() }
@@ -42,7 +50,14 @@ public struct DecoderRegistry: Sendable {
 
     /// Registers a handler for a media type pattern such as `text/csv`, `image/*` or `*/*`.
     public mutating func register(_ pattern: String, handler: @escaping Handler) {
-        handlers.append((pattern.lowercased(), handler))
+        let pattern = pattern.lowercased()
+        handlers.append(
+            Entry(
+                pattern: pattern,
+                wildcardType: pattern.hasSuffix("/*") ? pattern.dropLast(2) : nil,
+                handler: handler
+            )
+        )
     }
 
     /// Whether some handler other than the raw-data fallback accepts this content type.
@@ -60,14 +75,14 @@ public struct DecoderRegistry: Sendable {
         return try handler(data, contentType)
     }
 
-    private func handler(forEssence essence: String) -> Handler? {
+    private func handler(forEssence essence: Substring) -> Handler? {
         guard let slash = essence.firstIndex(of: "/") else { return nil }
         let type = essence[..<slash]
         var wildcard: Handler?
-        for (pattern, handler) in handlers.reversed() {
-            if pattern == essence { return handler }
-            if wildcard == nil, pattern.hasSuffix("/*"), pattern.dropLast(2) == "*" || pattern.dropLast(2) == type {
-                wildcard = handler
+        for entry in handlers.reversed() {
+            if entry.pattern == essence { return entry.handler }
+            if wildcard == nil, let wildcardType = entry.wildcardType, wildcardType == "*" || wildcardType == type {
+                wildcard = entry.handler
             }
         }
         if let plus = essence.lastIndex(of: "+") {

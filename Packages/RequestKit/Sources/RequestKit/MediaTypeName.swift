@@ -18,16 +18,30 @@ struct MediaTypeName: Sendable, Hashable {
     var isJSON: Bool { mediaType.isJSON }
 
     /// `type/subtype` in lower case without parameters, found without a full parse (the hot path of decoding).
-    static func essence(of header: String) -> String {
-        let end = header.firstIndex(of: ";") ?? header.endIndex
-        var essence = header[..<end]
-        while essence.first == " " || essence.first == "\t" { essence = essence.dropFirst() }
-        while essence.last == " " || essence.last == "\t" { essence = essence.dropLast() }
-        return essence.lowercased()
+    ///
+    /// It scans UTF-8 bytes and allocates only when the header has upper-case letters.
+    static func essence(of header: String) -> Substring {
+        let bytes = header.utf8
+        var start = bytes.startIndex
+        var end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex
+        while start != end, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") {
+            start = bytes.index(after: start)
+        }
+        while start != end {
+            let last = bytes[bytes.index(before: end)]
+            guard last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") else { break }
+            end = bytes.index(before: end)
+        }
+        // The bounds sit next to ASCII bytes (`;`, spaces, tabs) or at the ends, so they are character boundaries.
+        let essence = header[start..<end]
+        if essence.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) {
+            return Substring(essence.lowercased())
+        }
+        return essence
     }
 
     /// Whether a `type/subtype` essence is JSON: `application/json` or a `+json` type.
-    static func isJSON(essence: String) -> Bool {
+    static func isJSON(essence: Substring) -> Bool {
         essence == "application/json" || (essence.hasPrefix("application/") && essence.hasSuffix("+json"))
     }
 

@@ -92,10 +92,13 @@ public struct RequestClient: Sendable {
             throw error.adding(operation: operation, url: nil)
         }
         var headerFields = configuration.headerFields
-        for field in descriptor.headerFields {
-            headerFields[fields: field.name] = []
+        // Merging copies the client's fields; most requests have none of their own, so they share the storage.
+        if !descriptor.headerFields.isEmpty {
+            for field in descriptor.headerFields {
+                headerFields[fields: field.name] = []
+            }
+            headerFields.append(contentsOf: descriptor.headerFields)
         }
-        headerFields.append(contentsOf: descriptor.headerFields)
         let timeouts = descriptor.timeouts ?? configuration.timeouts
         let request = ClientRequest(
             method: descriptor.method,
@@ -106,7 +109,8 @@ public struct RequestClient: Sendable {
             operation: operation,
             cachePolicy: descriptor.cachePolicy
         )
-        let decorators: [any Middleware] = descriptor.decorators
+        // Without decorators no array of existentials is built.
+        let decorators: [any Middleware] = descriptor.decorators.isEmpty ? [] : descriptor.decorators
 
         if let status = configuration.reachability?.status, status.isUnreachable {
             throw RequestKitError(
@@ -118,6 +122,9 @@ public struct RequestClient: Sendable {
             )
         }
         let observers = configuration.observers
+        if observers.isEmpty, timeouts.overall == nil, configuration.inFlightPolicy != .cancel {
+            return try await runWithoutObservers(request, innermost: decorators, handle: handle)
+        }
         // Request numbers are only needed by observers; skipping them keeps a shared atomic off the hot path of
         // concurrent requests.
         let id = observers.isEmpty ? 0 : counter.next()
@@ -173,6 +180,28 @@ public struct RequestClient: Sendable {
                 )
                 for observer in observers { observer.requestFinished(event) }
             }
+            throw wrapped
+        }
+    }
+
+    /// The common case of ``run(_:handle:)``: nobody observes the request and nothing can cut it short, so it
+    /// needs no task group, no shared status cell and no events, only the same error context.
+    private func runWithoutObservers<Value: Sendable>(
+        _ request: ClientRequest,
+        innermost decorators: [any Middleware],
+        handle: @escaping @Sendable (ClientResponse) async throws -> Outcome<Value>
+    ) async throws(RequestKitError) -> Value {
+        let response: ClientResponse
+        do {
+            response = try await chain.send(request, innermost: decorators)
+        } catch {
+            throw RequestKitError.wrapping(error, operation: request.operation, url: request.url)
+        }
+        do {
+            return try await handle(response).value
+        } catch {
+            var wrapped = RequestKitError.wrapping(error, operation: request.operation, url: request.url)
+            if wrapped.status == nil { wrapped.status = response.status.code }
             throw wrapped
         }
     }

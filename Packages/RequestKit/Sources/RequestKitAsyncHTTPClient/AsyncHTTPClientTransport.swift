@@ -97,7 +97,8 @@ public final class AsyncHTTPClientTransport: Transport {
     }
 
     public func send(_ request: ClientRequest) async throws -> ClientResponse {
-        if request.url.scheme?.lowercased() != "https", let host = request.url.host,
+        // Without pins (the common case) there is nothing to check, so the URL's scheme and host are not parsed.
+        if !pinning.isEmpty, request.url.scheme?.lowercased() != "https", let host = request.url.host,
             !pinning.pins(for: host).isEmpty
         {
             throw RequestKitError(
@@ -110,12 +111,14 @@ public final class AsyncHTTPClientTransport: Transport {
         }
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(request.headerFields.count)
-        for field in request.headerFields {
-            headers.add(name: field.name.rawName, value: field.value)
+        if !request.headerFields.isEmpty {
+            var headers = HTTPHeaders()
+            headers.reserveCapacity(request.headerFields.count)
+            for field in request.headerFields {
+                headers.add(name: field.name.rawName, value: field.value)
+            }
+            outgoing.headers = headers
         }
-        outgoing.headers = headers
         if let body = request.body {
             if let data = body.data {
                 outgoing.body = .bytes(ByteBuffer(bytes: data))
@@ -129,9 +132,10 @@ public final class AsyncHTTPClientTransport: Transport {
         do {
             response = try await client.execute(outgoing, timeout: timeout, logger: logger)
         } catch {
-            throw Self.map(error, request: request)
+            throw Self.map(error, url: request.url, operation: request.operation)
         }
         var fields = HTTPFields()
+        fields.reserveCapacity(response.headers.count)
         for header in response.headers {
             if let name = HTTPField.Name(header.name) {
                 fields.append(HTTPField(name: name, value: header.value))
@@ -141,38 +145,42 @@ public final class AsyncHTTPClientTransport: Transport {
         let url =
             response.history.count > 1
             ? response.history.last.flatMap { URL(string: $0.request.url) } ?? request.url : request.url
+        // The body closures capture only the body and what errors name, not the whole request and response.
+        let body = response.body
+        let requestURL = request.url
+        let operation = request.operation
         return ClientResponse(
             status: HTTPResponse.Status(code: Int(response.status.code)),
             headerFields: fields,
-            body: ResponseBody(MappedBody(base: response.body, request: request)) { limit in
+            body: ResponseBody(MappedBody(base: body, url: requestURL, operation: operation)) { limit in
                 do {
-                    return Data(try await response.body.collect(upTo: limit).readableBytesView)
+                    return Data(try await body.collect(upTo: limit).readableBytesView)
                 } catch is NIOTooManyBytesError {
                     throw RequestKitError(
                         code: .bodyTooLarge,
-                        subject: request.url.absoluteString,
+                        subject: requestURL.absoluteString,
                         reason: "the body is larger than the limit of \(limit) bytes",
-                        operation: request.operation,
-                        url: request.url
+                        operation: operation,
+                        url: requestURL
                     )
                 } catch {
-                    throw Self.map(error, request: request)
+                    throw Self.map(error, url: requestURL, operation: operation)
                 }
             },
             url: url
         )
     }
 
-    static func map(_ error: any Error, request: ClientRequest) -> RequestKitError {
+    static func map(_ error: any Error, url: URL, operation: String) -> RequestKitError {
         if let error = error as? RequestKitError { return error }
-        let subject = request.url.absoluteString
+        let subject = url.absoluteString
         func make(_ code: RequestKitError.Code, _ reason: String) -> RequestKitError {
             RequestKitError(
                 code: code,
                 subject: subject,
                 reason: reason,
-                operation: request.operation,
-                url: request.url,
+                operation: operation,
+                url: url,
                 underlying: error
             )
         }
@@ -198,24 +206,26 @@ public final class AsyncHTTPClientTransport: Transport {
 private struct MappedBody: AsyncSequence, Sendable {
     typealias Element = Data
     let base: HTTPClientResponse.Body
-    let request: ClientRequest
+    let url: URL
+    let operation: String
 
     struct AsyncIterator: AsyncIteratorProtocol {
         var base: HTTPClientResponse.Body.AsyncIterator
-        let request: ClientRequest
+        let url: URL
+        let operation: String
 
         mutating func next() async throws -> Data? {
             do {
                 guard let buffer = try await base.next() else { return nil }
                 return Data(buffer.readableBytesView)
             } catch {
-                throw AsyncHTTPClientTransport.map(error, request: request)
+                throw AsyncHTTPClientTransport.map(error, url: url, operation: operation)
             }
         }
     }
 
     func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: base.makeAsyncIterator(), request: request)
+        AsyncIterator(base: base.makeAsyncIterator(), url: url, operation: operation)
     }
 }
 

@@ -62,18 +62,17 @@ struct PinningTests {
     }
 
     @Test func aWrongPinFailsFastAndNoRequestReachesTheServer() async throws {
+        // How fast it fails is measured by the "wrong pin fails" benchmark; here the evidence is structural.
         try await withPinnedClient(pins: { [.publicKey(sha256: $0.unrelatedPublicKeySHA256)] }) { client, server in
-            let started = ContinuousClock.now
-            await #expect {
+            let error = await #expect(throws: RequestKitError.self) {
                 _ = try await client.get("x")
-            } throws: { error in
-                (error as? RequestKitError)?.code == .pinningFailed
             }
-            let elapsed = ContinuousClock.now - started
-            // Fails at the handshake, not by running into a timeout (connect 10 s, request 60 s). Alone it takes
-            // a few milliseconds; the bound leaves room for a loaded machine running tests in parallel.
-            #expect(elapsed < .seconds(2), "a wrong pin took \(elapsed) to fail")
-            #expect(server.acceptedConnections >= 1)
+            // The pin check rejected the certificate the handshake delivered: not a timeout (connect 10 s,
+            // request 60 s), not a failed handshake.
+            #expect(error?.code == .pinningFailed)
+            #expect(error?.reason.contains("matches none of its pins") == true, "\(String(describing: error))")
+            // One connection, so one handshake: a failed pin is final and the connection is not retried.
+            #expect(server.acceptedConnections == 1)
             #expect(server.receivedRequests.isEmpty)
         }
     }
