@@ -171,6 +171,66 @@ func concurrently(_ tasks: Int, _ perTask: Int, _ work: @escaping @Sendable () a
     }
 }
 
+/// Registers an interleaved comparison: each iteration times `tasks` concurrent tasks doing `perTask` requests with
+/// fresh clients of each kind, alternating which goes first, and records RequestKit's time as a percentage of raw
+/// AsyncHTTPClient's (for a `prefersSmaller` metric) or its throughput as a percentage of raw's (otherwise).
+func interleaved(
+    _ name: String,
+    _ metric: BenchmarkMetric,
+    tasks: Int,
+    perTask: Int,
+    raw rawRequest: @escaping @Sendable (HTTPClient, String) async throws -> Void,
+    requestKit requestKitRequest: @escaping @Sendable (RequestClient) async throws -> Void
+) {
+    Benchmark(
+        "\(name), interleaved: RequestKit vs raw AHC",
+        configuration: .init(metrics: [metric], maxDuration: .seconds(20), maxIterations: 200)
+    ) { benchmark in
+        let fixture = try Fixture.get()
+        let baseURL = fixture.server.baseURL.absoluteString
+        let environment = try ServiceEnvironment(name: "bench", baseURL: fixture.server.baseURL)
+        let clock = ContinuousClock()
+        for iteration in benchmark.scaledIterations {
+            let raw = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: rawSettings)
+            let transport = AsyncHTTPClientTransport()
+            let client = RequestClient(environment: environment, transport: transport)
+            let rawBatch: @Sendable (Int) async throws -> Void = { count in
+                try await concurrently(tasks, count) { try await rawRequest(raw, baseURL) }
+            }
+            let requestKitBatch: @Sendable (Int) async throws -> Void = { count in
+                try await concurrently(tasks, count) { try await requestKitRequest(client) }
+            }
+            do {
+                let rawFirst = iteration.isMultiple(of: 2)
+                try await rawFirst ? rawBatch(2) : requestKitBatch(2)
+                try await rawFirst ? requestKitBatch(2) : rawBatch(2)
+                var rawTime = Duration.zero
+                var requestKitTime = Duration.zero
+                for turn in 0..<2 {
+                    if (turn == 0) == rawFirst {
+                        rawTime = try await clock.measure { try await rawBatch(perTask) }
+                    } else {
+                        requestKitTime = try await clock.measure { try await requestKitBatch(perTask) }
+                    }
+                }
+                let percent =
+                    metric.polarity == .prefersSmaller ? requestKitTime * 100 / rawTime : rawTime * 100 / requestKitTime
+                benchmark.measurement(metric, Int(percent.rounded()))
+                try await raw.shutdown()
+                try await transport.shutdown()
+            } catch {
+                try? await raw.shutdown()
+                try? await transport.shutdown()
+                throw error
+            }
+        }
+    } setup: {
+        try await Fixture.install()
+    } teardown: {
+        try await Fixture.remove()
+    }
+}
+
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         // CPU time, allocations and system calls count the work done; they vary less with the load of the shared
@@ -273,54 +333,24 @@ let benchmarks: @Sendable () -> Void = {
     // load of the shared machine between them, or a luckier placement of one pool's connections on the event
     // loops, moves the ratio (two raw clients measured this way differed by up to 1.7x). These interleave the two
     // clients on one server: every iteration makes both afresh (new pools, so new placements), warms them, times a
-    // batch of each, alternating which goes first, and records RequestKit's throughput as a percentage of raw
-    // AsyncHTTPClient's.
+    // batch of each, alternating which goes first, and records the ratio. Quote these ratios.
+    let timeRatio = BenchmarkMetric.custom("RequestKit time, % of raw AHC", polarity: .prefersSmaller)
+    interleaved("GET 1 KiB one at a time", timeRatio, tasks: 1, perTask: 50) { raw, url in
+        blackHole(try await rawGet(raw, url + "bytes"))
+    } requestKit: { client in
+        blackHole(try await client.get("bytes"))
+    }
+    interleaved("GET 50 vehicles decoded (raw: + ModelCoding)", timeRatio, tasks: 1, perTask: 25) { raw, url in
+        blackHole(try ModelCoding.decode([Vehicle].self, from: try await rawGet(raw, url + "vehicles")))
+    } requestKit: { client in
+        blackHole(try await client.get("vehicles", as: [Vehicle].self))
+    }
+    let throughputRatio = BenchmarkMetric.custom("RequestKit throughput, % of raw AHC", polarity: .prefersLarger)
     for tasks in [8, 64] {
-        let ratio = BenchmarkMetric.custom("RequestKit throughput, % of raw AHC", polarity: .prefersLarger)
-        Benchmark(
-            "GET 1 KiB x\(tasks) concurrent, interleaved: RequestKit vs raw AHC",
-            configuration: .init(metrics: [ratio], maxDuration: .seconds(20), maxIterations: 200)
-        ) { benchmark in
-            let fixture = try Fixture.get()
-            let url = fixture.url("bytes")
-            let environment = try ServiceEnvironment(name: "bench", baseURL: fixture.server.baseURL)
-            let clock = ContinuousClock()
-            for iteration in benchmark.scaledIterations {
-                let raw = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: rawSettings)
-                let transport = AsyncHTTPClientTransport()
-                let client = RequestClient(environment: environment, transport: transport)
-                let rawBatch: @Sendable (Int) async throws -> Void = { perTask in
-                    try await concurrently(tasks, perTask) { _ = try await rawGet(raw, url) }
-                }
-                let requestKitBatch: @Sendable (Int) async throws -> Void = { perTask in
-                    try await concurrently(tasks, perTask) { _ = try await client.get("bytes") }
-                }
-                do {
-                    let rawFirst = iteration.isMultiple(of: 2)
-                    try await rawFirst ? rawBatch(2) : requestKitBatch(2)
-                    try await rawFirst ? requestKitBatch(2) : rawBatch(2)
-                    var rawTime = Duration.zero
-                    var requestKitTime = Duration.zero
-                    for turn in 0..<2 {
-                        if (turn == 0) == rawFirst {
-                            rawTime = try await clock.measure { try await rawBatch(20) }
-                        } else {
-                            requestKitTime = try await clock.measure { try await requestKitBatch(20) }
-                        }
-                    }
-                    benchmark.measurement(ratio, Int(rawTime * 100 / requestKitTime))
-                    try await raw.shutdown()
-                    try await transport.shutdown()
-                } catch {
-                    try? await raw.shutdown()
-                    try? await transport.shutdown()
-                    throw error
-                }
-            }
-        } setup: {
-            try await Fixture.install()
-        } teardown: {
-            try await Fixture.remove()
+        interleaved("GET 1 KiB x\(tasks) concurrent", throughputRatio, tasks: tasks, perTask: 20) { raw, url in
+            blackHole(try await rawGet(raw, url + "bytes"))
+        } requestKit: { client in
+            blackHole(try await client.get("bytes"))
         }
     }
 

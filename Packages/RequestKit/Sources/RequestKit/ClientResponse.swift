@@ -21,7 +21,16 @@ public struct ClientResponse: Sendable {
     }
 
     /// The `Content-Type` header, if any.
-    public var contentType: String? { headerFields[.contentType] }
+    public var contentType: String? {
+        // A response has one `Content-Type` field; finding it directly skips the joining of repeated fields that
+        // the subscript does (which it still does when a server repeats the field).
+        var found: String?
+        for field in headerFields where field.name == .contentType {
+            guard found == nil else { return headerFields[.contentType] }
+            found = field.value
+        }
+        return found
+    }
 
     /// The `Content-Length` header as a number, if present and valid.
     public var expectedLength: Int64? { headerFields[.contentLength].flatMap { Int64($0) } }

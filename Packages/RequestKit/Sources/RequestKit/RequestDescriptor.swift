@@ -54,7 +54,9 @@ struct RequestDescriptor: Sendable {
         return url
     }
 
-    var operationName: String { operation ?? "\(method.rawValue) \(path)" }
+    /// Concatenated rather than interpolated: short names such as `GET vehicles/7` stay small strings, which need no
+    /// allocation.
+    var operationName: String { operation ?? method.rawValue + " " + path }
 }
 
 extension HTTPRequest.Method {
