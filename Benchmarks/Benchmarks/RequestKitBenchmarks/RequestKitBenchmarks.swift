@@ -13,7 +13,8 @@ import Synchronization
 // repository root:
 //   cd Benchmarks && swift package --disable-sandbox --scratch-path ../.build-bench-requestkit benchmark \
 //       --target RequestKitBenchmarks
-// Quote the ratios between each pair, not absolute times.
+// Quote the ratios of the "interleaved" benchmarks; the separate pairs give absolute times, but their ratio moves
+// with the load between the two runs and with where each pool's connections land on the event loops.
 
 struct Vehicle: Codable, Sendable {
     var plate: String
