@@ -12,6 +12,8 @@ public struct Column<Root: Record>: Sendable {
     @usableFromInline let keyPath: UncheckedSendable<PartialKeyPath<Root>>
     @usableFromInline let read: @Sendable (Root) -> StoreValue
     @usableFromInline let write: @Sendable (inout Root, StoreValue) -> Bool
+    /// Reads the column from a cursor straight into a record.
+    @usableFromInline let decoder: ColumnDecoder
 
     /// A column stored under `name`, read from and written to `keyPath`.
     ///
@@ -35,6 +37,11 @@ public struct Column<Root: Record>: Sendable {
                 }
                 return true
             }
+            self.decoder = ColumnDecoder(offset: offset) { record, row, index, offset in
+                guard let value = Value.decode(column: index, of: row) else { return false }
+                record.advanced(by: offset).assumingMemoryBound(to: Value.self).pointee = value
+                return true
+            }
         } else {
             // Key paths without subscripts are immutable values; Swift 6 does not yet mark them Sendable.
             let path = UncheckedSendable(keyPath)
@@ -42,6 +49,11 @@ public struct Column<Root: Record>: Sendable {
             self.write = { root, stored in
                 guard let value = Value(storeValue: stored) else { return false }
                 root[keyPath: path.value] = value
+                return true
+            }
+            self.decoder = ColumnDecoder(offset: 0) { record, row, index, _ in
+                guard let value = Value.decode(column: index, of: row) else { return false }
+                record.assumingMemoryBound(to: Root.self).pointee[keyPath: path.value] = value
                 return true
             }
         }

@@ -24,6 +24,30 @@ extension PersistenceService {
         if pending.isEmpty {
             return try await context.backend.fetch(query)
         }
+        return try await rows(for: query, overlaidWith: pending)
+    }
+
+    /// Reads the rows matching a query, with unsaved changes applied, through `decode`: straight from the
+    /// backend's cursor when nothing is pending for the entity, from the overlaid rows otherwise.
+    @usableFromInline
+    func read<Result: Sendable>(
+        _ query: RowQuery,
+        decode: @escaping @Sendable (any StoreCursor) throws(StoreError) -> Result
+    ) async throws(StoreError) -> Result {
+        try context.checkReady()
+        try query.validate()
+        let pending = overlay().changes(of: query.entity.name)
+        if pending.isEmpty {
+            return try await context.backend.fetch(query, reading: decode)
+        }
+        return try decode(FetchedRowsCursor(try await rows(for: query, overlaidWith: pending)))
+    }
+
+    /// The stored rows matching a query overlaid with pending changes of its entity.
+    private func rows(
+        for query: RowQuery,
+        overlaidWith pending: [UUID: PendingChange]
+    ) async throws(StoreError) -> [StoreRow] {
         var storeQuery = query
         storeQuery.offset = 0
         storeQuery.limit = query.limit.map { query.offset + $0 + pending.count }

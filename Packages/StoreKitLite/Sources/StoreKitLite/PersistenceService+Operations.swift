@@ -217,10 +217,12 @@ extension PersistenceService {
 
     // MARK: - Helpers
 
+    /// Matching records, decoded straight from the backend's cursor (or from the rows overlaid with unsaved
+    /// changes when there are any).
     @inlinable
     nonisolated(nonsending) func records<R: Record>(for query: Query<R>) async throws(StoreError) -> [R] {
-        let rows = try await rows(for: query.rowQuery)
-        return try decode(rows, R.schema)
+        let schema = R.schema
+        return try await read(query.rowQuery) { cursor throws(StoreError) in try schema.records(from: cursor) }
     }
 
     @inlinable

@@ -10,6 +10,7 @@ public struct RecordSchema<Root: Record>: Sendable {
     /// The column accessors apart, so hot loops do not copy whole `Column` values.
     @usableFromInline let readers: [@Sendable (Root) -> StoreValue]
     @usableFromInline let writers: [@Sendable (inout Root, StoreValue) -> Bool]
+    @usableFromInline let decoders: [ColumnDecoder]
     private let indexByKeyPath: UncheckedSendable<[PartialKeyPath<Root>: Int]>
 
     /// A schema for `entityName` with the given columns, in order.
@@ -23,6 +24,7 @@ public struct RecordSchema<Root: Record>: Sendable {
         self.columns = columns
         self.readers = columns.map(\.read)
         self.writers = columns.map(\.write)
+        self.decoders = columns.map(\.decoder)
         var index: [PartialKeyPath<Root>: Int] = [:]
         for (position, column) in columns.enumerated() {
             index[column.keyPath.value] = position
@@ -83,5 +85,40 @@ public struct RecordSchema<Root: Record>: Sendable {
             )
         }
         return record
+    }
+
+    /// Rebuilds the records of every row left in a cursor, reading each column straight into its property.
+    ///
+    /// - Throws: `StoreError.Kind.corruptValue` when a stored value does not fit its column's Swift type (the
+    ///   same error ``record(from:)`` reports for the same row); the cursor's errors.
+    @inlinable
+    public func records(from cursor: any StoreCursor) throws(StoreError) -> [Root] {
+        var records: [Root] = []
+        while let id = try cursor.next() {
+            var record = Root(id: ModelID(uuid: id))
+            let columnCount = cursor.columnCount
+            guard columnCount == decoders.count else {
+                throw StoreError(.corruptValue, entity: entity.name, detail: "row has \(columnCount) values")
+            }
+            let failed = decoders.withUnsafeBufferPointer { decoders -> Int? in
+                withUnsafeMutableBytes(of: &record) { raw -> Int? in
+                    guard let base = raw.baseAddress else { return nil }
+                    for index in decoders.indices {
+                        let decoder = decoders[index]
+                        if !decoder.decode(base, cursor, index, decoder.offset) { return index }
+                    }
+                    return nil
+                }
+            }
+            if let index = failed {
+                throw StoreError(
+                    .corruptValue,
+                    entity: entity.name,
+                    detail: "column \(columns[index].name) holds \(cursor.value(at: index))"
+                )
+            }
+            records.append(record)
+        }
+        return records
     }
 }

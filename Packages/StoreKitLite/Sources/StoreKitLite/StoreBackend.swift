@@ -14,6 +14,10 @@ public import Foundation
 ///   store revision 1, updates bump the revision by one.
 /// - ``fetch(_:)`` runs a ``RowQuery`` with exactly the semantics of ``RowQuery/apply(to:)`` (three-valued logic,
 ///   SQLite's ordering, ties by ID), with values bound as parameters, never spliced into query text.
+/// - ``fetch(_:reading:)`` runs the same query and hands its rows to a closure through a ``StoreCursor`` instead of
+///   returning them, so records are decoded straight from the result (the hot read path). The closure is called
+///   once, and the cursor must give exactly the rows, order, revisions and values ``fetch(_:)`` returns. The
+///   default fetches the rows and reads them from memory; an engine with a result cursor reads from it directly.
 /// - ``count(_:excluding:)`` counts the rows ``fetch(_:)`` would return if the rows with the given IDs were not
 ///   stored, without fetching them (an SQL backend runs `COUNT(*)` with the predicate pushed down). Sort keys do
 ///   not matter; offset and limit apply as ``RowQuery/slicedCount(_:)`` does. The default fetches and counts.
@@ -28,6 +32,11 @@ public protocol StoreBackend: Sendable {
     func apply(_ batch: ChangeBatch) async throws(StoreError)
     /// Runs a query.
     func fetch(_ query: RowQuery) async throws(StoreError) -> [StoreRow]
+    /// Runs a query and hands its rows, through a cursor valid only during the call, to `read`.
+    func fetch<Result: Sendable>(
+        _ query: RowQuery,
+        reading read: @escaping @Sendable (any StoreCursor) throws(StoreError) -> Result
+    ) async throws(StoreError) -> Result
     /// Counts the rows `fetch(query)` would return if the rows with the IDs in `excluded` were not stored.
     func count(_ query: RowQuery, excluding excluded: [UUID]) async throws(StoreError) -> Int
     /// Fetches rows by ID.
@@ -37,6 +46,14 @@ public protocol StoreBackend: Sendable {
 }
 
 extension StoreBackend {
+    /// Fetches the rows and reads them from memory: correct for any backend, but it builds every ``StoreRow``.
+    public func fetch<Result: Sendable>(
+        _ query: RowQuery,
+        reading read: @escaping @Sendable (any StoreCursor) throws(StoreError) -> Result
+    ) async throws(StoreError) -> Result {
+        try read(FetchedRowsCursor(try await fetch(query)))
+    }
+
     /// Fetches the matching rows and counts those not excluded: correct for any backend, but it reads every row.
     public func count(_ query: RowQuery, excluding excluded: [UUID]) async throws(StoreError) -> Int {
         var unsliced = query

@@ -8,6 +8,10 @@ extension Int: StoreValueConvertible {
         guard case .integer(let value) = storeValue, let exact = Int(exactly: value) else { return nil }
         self = exact
     }
+    @inlinable public static func decode(column: Int, of row: any StoreCursor) -> Self? {
+        guard row.type(at: column) == .integer else { return nil }
+        return Int(exactly: row.integer(at: column))
+    }
 }
 
 extension Int64: StoreValueConvertible {
@@ -17,6 +21,9 @@ extension Int64: StoreValueConvertible {
         guard case .integer(let value) = storeValue else { return nil }
         self = value
     }
+    @inlinable public static func decode(column: Int, of row: any StoreCursor) -> Self? {
+        row.type(at: column) == .integer ? row.integer(at: column) : nil
+    }
 }
 
 extension Int32: StoreValueConvertible {
@@ -25,6 +32,10 @@ extension Int32: StoreValueConvertible {
     @inlinable public init?(storeValue: StoreValue) {
         guard case .integer(let value) = storeValue, let exact = Int32(exactly: value) else { return nil }
         self = exact
+    }
+    @inlinable public static func decode(column: Int, of row: any StoreCursor) -> Self? {
+        guard row.type(at: column) == .integer else { return nil }
+        return Int32(exactly: row.integer(at: column))
     }
 }
 
@@ -38,6 +49,13 @@ extension Double: StoreValueConvertible {
         default: return nil
         }
     }
+    @inlinable public static func decode(column: Int, of row: any StoreCursor) -> Self? {
+        switch row.type(at: column) {
+        case .real: row.real(at: column)
+        case .integer: Double(row.integer(at: column))
+        default: nil
+        }
+    }
 }
 
 extension Bool: StoreValueConvertible {
@@ -46,6 +64,9 @@ extension Bool: StoreValueConvertible {
     @inlinable public init?(storeValue: StoreValue) {
         guard case .integer(let value) = storeValue else { return nil }
         self = value != 0
+    }
+    @inlinable public static func decode(column: Int, of row: any StoreCursor) -> Self? {
+        row.type(at: column) == .integer ? row.integer(at: column) != 0 : nil
     }
 }
 
@@ -56,6 +77,9 @@ extension String: StoreValueConvertible {
         guard case .text(let value) = storeValue else { return nil }
         self = value
     }
+    @inlinable public static func decode(column: Int, of row: any StoreCursor) -> Self? {
+        row.type(at: column) == .text ? row.text(at: column) : nil
+    }
 }
 
 extension Data: StoreValueConvertible {
@@ -64,6 +88,9 @@ extension Data: StoreValueConvertible {
     @inlinable public init?(storeValue: StoreValue) {
         guard case .blob(let value) = storeValue else { return nil }
         self = value
+    }
+    @inlinable public static func decode(column: Int, of row: any StoreCursor) -> Self? {
+        row.type(at: column) == .blob ? row.blob(at: column) : nil
     }
 }
 
@@ -74,6 +101,9 @@ extension Date: StoreValueConvertible {
     @inlinable public init?(storeValue: StoreValue) {
         guard let seconds = Double(storeValue: storeValue) else { return nil }
         self.init(timeIntervalSince1970: seconds)
+    }
+    @inlinable public static func decode(column: Int, of row: any StoreCursor) -> Self? {
+        Double.decode(column: column, of: row).map(Date.init(timeIntervalSince1970:))
     }
 }
 
@@ -109,6 +139,10 @@ extension Optional: StoreValueConvertible where Wrapped: StoreValueConvertible {
             return nil
         }
     }
+    @inlinable public static func decode(column: Int, of row: any StoreCursor) -> Self? {
+        if row.type(at: column) == nil { return .some(.none) }
+        return Wrapped.decode(column: column, of: row).map { .some($0) }
+    }
 }
 
 extension StoreValueConvertible where Self: RawRepresentable, RawValue: StoreValueConvertible {
@@ -117,5 +151,8 @@ extension StoreValueConvertible where Self: RawRepresentable, RawValue: StoreVal
     @inlinable public init?(storeValue: StoreValue) {
         guard let raw = RawValue(storeValue: storeValue) else { return nil }
         self.init(rawValue: raw)
+    }
+    @inlinable public static func decode(column: Int, of row: any StoreCursor) -> Self? {
+        RawValue.decode(column: column, of: row).flatMap(Self.init(rawValue:))
     }
 }

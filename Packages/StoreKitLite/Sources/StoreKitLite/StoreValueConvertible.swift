@@ -12,8 +12,18 @@ public protocol StoreValueConvertible: Sendable {
     var storeValue: StoreValue { get }
     /// Reads a stored value; `nil` when the stored value does not fit this type.
     init?(storeValue: StoreValue)
+    /// Reads a column of a cursor's current row; `nil` when the stored value does not fit this type.
+    ///
+    /// Must agree with ``init(storeValue:)`` on ``StoreCursor/value(at:)``, which the default uses; the standard
+    /// types read the cursor's typed accessors instead, so that no ``StoreValue`` is built.
+    static func decode(column: Int, of row: any StoreCursor) -> Self?
 }
 
 extension StoreValueConvertible {
     public static var isNullable: Bool { false }
+
+    @inlinable
+    public static func decode(column: Int, of row: any StoreCursor) -> Self? {
+        Self(storeValue: row.value(at: column))
+    }
 }

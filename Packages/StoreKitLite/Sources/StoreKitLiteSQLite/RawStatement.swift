@@ -59,28 +59,31 @@ enum RawStatement {
         case SQLITE_FLOAT:
             return .real(sqlite3_column_double(statement, index))
         case SQLITE_TEXT:
-            let count = Int(sqlite3_column_bytes(statement, index))
-            guard let pointer = sqlite3_column_text(statement, index), count > 0 else { return .text("") }
-            return .text(String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self))
+            return .text(text(at: index, of: statement))
         case SQLITE_BLOB:
-            let count = Int(sqlite3_column_bytes(statement, index))
-            guard let pointer = sqlite3_column_blob(statement, index), count > 0 else { return .blob(Data()) }
-            return .blob(Data(bytes: pointer, count: count))
+            return .blob(blob(at: index, of: statement))
         default:
             return .null
         }
+    }
+
+    /// A text column as UTF-8 (ill-formed bytes repaired, as `String(decoding:as:)` does).
+    static func text(at index: Int32, of statement: OpaquePointer) -> String {
+        let count = Int(sqlite3_column_bytes(statement, index))
+        guard let pointer = sqlite3_column_text(statement, index), count > 0 else { return "" }
+        return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+
+    static func blob(at index: Int32, of statement: OpaquePointer) -> Data {
+        let count = Int(sqlite3_column_bytes(statement, index))
+        guard let pointer = sqlite3_column_blob(statement, index), count > 0 else { return Data() }
+        return Data(bytes: pointer, count: count)
     }
 
     static func id(at index: Int32, of statement: OpaquePointer) -> UUID? {
         guard sqlite3_column_bytes(statement, index) == 16, let pointer = sqlite3_column_blob(statement, index) else {
             return nil
         }
-        let raw = pointer.assumingMemoryBound(to: UInt8.self)
-        return UUID(
-            uuid: (
-                raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
-                raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15]
-            )
-        )
+        return UUID(uuid: UnsafeRawPointer(pointer).loadUnaligned(as: uuid_t.self))
     }
 }

@@ -212,6 +212,18 @@ public final class SQLiteBackend: StoreBackend {
         }
     }
 
+    public func fetch<Result: Sendable>(
+        _ query: RowQuery,
+        reading read: @escaping @Sendable (any StoreCursor) throws(StoreError) -> Result
+    ) async throws(StoreError) -> Result {
+        try query.validate()
+        let select = SQLQuery(query)
+        let columnCount = query.entity.columns.count
+        return try await self.read { db in
+            try SQLiteReader.read(select, columnCount: columnCount, in: db, reading: read)
+        }
+    }
+
     public func count(_ query: RowQuery, excluding excluded: [UUID]) async throws(StoreError) -> Int {
         try query.validate()
         let count = SQLQuery.count(query)

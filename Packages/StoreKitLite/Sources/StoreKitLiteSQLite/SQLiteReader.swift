@@ -22,6 +22,22 @@ enum SQLiteReader {
         return rows
     }
 
+    /// Runs a query and hands its rows to `read` through a cursor over the statement (reset when `read` returns).
+    static func read<Result>(
+        _ query: SQLQuery,
+        columnCount: Int,
+        in db: Database,
+        reading read: (any StoreCursor) throws(StoreError) -> Result
+    ) throws -> Result {
+        let handle = try db.cachedStatement(sql: query.sql).sqliteStatement
+        defer { sqlite3_reset(handle) }
+        sqlite3_reset(handle)
+        for (offset, value) in query.arguments.enumerated() {
+            try SQLiteWriter.check(RawStatement.bind(value, at: Int32(offset + 1), to: handle), db)
+        }
+        return try read(SQLiteCursor(statement: handle, db: db, columnCount: columnCount))
+    }
+
     /// Runs `count` (a `SELECT COUNT(*)`), then subtracts the `excluded` rows that `matching` (a
     /// ``SQLQuery/matchingID(_:)``) finds, all in the caller's one read transaction.
     static func count(

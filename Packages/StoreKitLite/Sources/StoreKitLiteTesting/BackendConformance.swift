@@ -16,7 +16,9 @@ public import StoreKitLite
 /// trips of every storage class, fetching by ID, changed-columns-only updates and revisions, atomic batches,
 /// optimistic-concurrency conflicts naming every conflicting record, duplicate IDs, query semantics against the
 /// in-memory reference (fixed cases and a seeded property-based comparison on random data with `NULL`s, mixed
-/// case and boundary values), counts with excluded IDs against the same reference, and commit observation (once per commit, in order).
+/// case and boundary values), counts with excluded IDs against the same reference, cursor reads
+/// (``StoreKitLite/StoreBackend/fetch(_:reading:)``) that give exactly the fetched rows, and commit observation
+/// (once per commit, in order).
 public enum BackendConformance {
     /// One named check.
     public struct Check: Sendable, CustomStringConvertible {
@@ -56,6 +58,10 @@ public enum BackendConformance {
         Check(
             name: "random queries on random data match the in-memory evaluation",
             body: ConformanceChecks.randomQueries
+        ),
+        Check(
+            name: "a cursor reads exactly the rows, order, revisions and values a fetch returns",
+            body: ConformanceChecks.cursorReads
         ),
         Check(
             name: "counts match the in-memory evaluation, with and without excluded IDs",

@@ -304,6 +304,43 @@ enum ConformanceChecks {
         }
     }
 
+    static func cursorReads(_ backend: any StoreBackend) async throws {
+        try await backend.migrate(to: model)
+        var random = SplitMix64(seed: 0x5EED_5702_E000_0003)
+        let data =
+            [
+                row("", score: Int64.min, ratio: -1e300, payload: [], flag: true),
+                row("ünïcødé 🚗 e\u{301} \u{e9}", score: Int64.max, ratio: 1e-300, payload: [0, 255, 0]),
+                row(String(repeating: "long ", count: 2000), payload: Array(repeating: 7, count: 10_000)),
+            ] + (0..<200).map { _ in RandomData.row(using: &random) }
+        try await insert(data, into: backend)
+        for round in 0..<60 {
+            let query = round == 0 ? RowQuery(entity: items) : RandomData.query(entity: items, using: &random)
+            let expected = try await backend.fetch(query)
+            let (generic, typed) = try await backend.fetch(query) { cursor throws(StoreError) in
+                var generic: [StoreRow] = []
+                var typed: [StoreRow] = []
+                while let id = try cursor.next() {
+                    let columns = 0..<cursor.columnCount
+                    generic.append(StoreRow(id: id, revision: cursor.revision, values: columns.map(cursor.value)))
+                    let values = columns.map { column -> StoreValue in
+                        switch cursor.type(at: column) {
+                        case nil: .null
+                        case .integer: .integer(cursor.integer(at: column))
+                        case .real: .real(cursor.real(at: column))
+                        case .text: .text(cursor.text(at: column))
+                        case .blob: .blob(cursor.blob(at: column))
+                        }
+                    }
+                    typed.append(StoreRow(id: id, revision: cursor.revision, values: values))
+                }
+                return (generic, typed)
+            }
+            try expect(generic == expected, "cursor read \(round) differs from the fetched rows (value(at:))")
+            try expect(typed == expected, "cursor read \(round) differs from the fetched rows (typed accessors)")
+        }
+    }
+
     static func counts(_ backend: any StoreBackend) async throws {
         try await backend.migrate(to: model)
         var random = SplitMix64(seed: 0x5EED_C0DE_0000_0002)
