@@ -1,16 +1,20 @@
 import Foundation
 
 /// A value guarded by a pthread mutex (`NSLock`), which ThreadSanitizer understands on Linux.
-final class Locked<Value>: @unchecked Sendable {
+///
+/// `package` so that the SQLite backend and the testing module share this one implementation.
+package final class Locked<Value>: @unchecked Sendable {
     // @unchecked Sendable: `value` is read and written only inside `withLock`, while `lock` is held.
     private let lock = NSLock()
     private var value: Value
 
-    init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
     }
 
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withLock<Result, Failure: Error>(
+        _ body: (inout Value) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)

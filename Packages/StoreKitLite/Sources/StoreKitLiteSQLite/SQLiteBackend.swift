@@ -44,11 +44,11 @@ public final class SQLiteBackend: StoreBackend {
     /// Where the backend logs, if anywhere.
     public let logger: Logger?
 
-    private let writer = LockedState<(any DatabaseWriter)?>(nil)
+    private let writer = Locked<(any DatabaseWriter)?>(nil)
     private let broadcaster = CommitBroadcaster()
     private let insertTexts = SQLiteWriter.InsertTexts()
     /// Writes submitted to the writer connection and not finished yet (see ``apply(_:)``).
-    private let pendingWrites = LockedState(0)
+    private let pendingWrites = Locked(0)
 
     /// The largest batch (in rows) committed on the calling thread when the writer is idle.
     static let callingThreadRowLimit = 64

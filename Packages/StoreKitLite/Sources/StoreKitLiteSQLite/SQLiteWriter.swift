@@ -9,7 +9,7 @@ import StoreKitLite
 enum SQLiteWriter {
     /// The `INSERT` text of each entity, built once per backend instead of once per commit.
     final class InsertTexts: Sendable {
-        private let texts = LockedState<[EntityDescription: String]>([:])
+        private let texts = Locked<[EntityDescription: String]>([:])
 
         func text(for entity: EntityDescription) -> String {
             if let text = texts.withLock({ $0[entity] }) { return text }

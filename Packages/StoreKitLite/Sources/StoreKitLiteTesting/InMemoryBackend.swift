@@ -13,7 +13,7 @@ public final class InMemoryBackend: StoreBackend {
         var tables: [String: [UUID: StoreRow]] = [:]
     }
 
-    private let state = LockedState(State())
+    private let state = Locked(State())
     private let broadcaster = CommitBroadcaster()
 
     public init() {}

@@ -1,4 +1,5 @@
 public import Logging
+import StoreKitLite
 
 /// A `Logger` that records every entry in memory: hand ``logger`` to a backend, then read ``entries``.
 ///
@@ -20,7 +21,7 @@ public final class LogRecorder: Sendable {
         }
     }
 
-    private let storage = LockedState<[Entry]>([])
+    private let storage = Locked<[Entry]>([])
     private let onEntry: (@Sendable (Entry) -> Void)?
 
     /// A recorder; `onEntry` sees each entry as it is logged.
