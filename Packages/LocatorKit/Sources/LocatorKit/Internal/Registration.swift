@@ -342,15 +342,7 @@ final class Registration<Service: Sendable>: Entry, @unchecked Sendable {
         }
         // Each asynchronous creation is a strand of its own: its factory may resolve concurrently.
         let node = ResolutionNode(entry: self, parent: parent, newStrand: true)
-        do {
-            return try await ResolutionNode.$currentTask.withValue(node) {
-                try await make(Resolver(locator: locator, node: node))
-            }
-        } catch let error as LocatorError where error.carriesPath {
-            throw error
-        } catch {
-            throw .factoryFailed(node.path, underlying: error)
-        }
+        return try await runCreation(make, owner: locator, node: node)
     }
 
     /// Starts the single-flight creation task; call with `Coordinator.lock` held and the state idle.
