@@ -34,6 +34,10 @@ let package = Package(
         .package(path: "Packages/StoreKitLite"),
         // Glue between the packages.
         .package(path: "Packages/Adapters"),
+
+        // MARK: - Server-side app dependencies
+
+        // MARK: - Client-side app dependencies
     ],
     targets: [
         // MARK: - Package test suites (sources live in each package)
@@ -78,6 +82,24 @@ let package = Package(
             path: "Packages/Adapters/Tests/AdaptersTests",
             swiftSettings: sharedSwiftSettings
         ),
+
+        // MARK: - Apps: libraries (testable) and one @main file per executable
+        .target(
+            name: "FleetModels",
+            dependencies: [.product(name: "ModelKit", package: "ModelKit")],
+            path: "Apps/FleetModels",
+            swiftSettings: sharedSwiftSettings
+        ),
+        // MARK: - Apps: server side
+
+        // MARK: - Apps: tests
+        .testTarget(
+            name: "FleetModelsTests",
+            dependencies: ["FleetModels", .product(name: "ModelKit", package: "ModelKit")],
+            path: "Tests/FleetModelsTests",
+            swiftSettings: sharedSwiftSettings
+        ),
+        // MARK: - Apps: client side
 
         // MARK: - Cross-package suites
         .testTarget(

@@ -1,0 +1,38 @@
+public import Foundation
+
+/// The rule that decides when a vehicle is due for maintenance: when flagged, or when its last service is more
+/// than ``intervalMonths`` months ago. A vehicle that was never serviced is due only when flagged.
+public struct MaintenancePolicy: Sendable, Hashable {
+    /// Months between services; 12 by default.
+    public var intervalMonths: Int
+
+    /// A policy with a service interval in months (at least 1).
+    public init(intervalMonths: Int = 12) {
+        self.intervalMonths = max(1, intervalMonths)
+    }
+
+    /// The newest last-service date that makes a vehicle due at `now`: anything serviced before it is due.
+    public func cutoff(at now: Date) -> Date {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        return calendar.date(byAdding: .month, value: -intervalMonths, to: now) ?? now
+    }
+
+    /// Whether a vehicle with this flag and last service date is due at `now`.
+    public func isDue(flagged: Bool, lastServiced: Date?, at now: Date) -> Bool {
+        if flagged { return true }
+        guard let lastServiced else { return false }
+        return lastServiced < cutoff(at: now)
+    }
+
+    /// `vehicle` with ``Maintenance/due`` set by this policy.
+    public func applied(to vehicle: Vehicle, at now: Date) -> Vehicle {
+        var vehicle = vehicle
+        vehicle.maintenance.due = isDue(
+            flagged: vehicle.maintenance.flagged,
+            lastServiced: vehicle.maintenance.lastServiced,
+            at: now
+        )
+        return vehicle
+    }
+}
