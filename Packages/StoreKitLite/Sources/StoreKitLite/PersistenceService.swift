@@ -80,6 +80,14 @@ public final class PersistenceService: Sendable {
         ancestry.count - 1
     }
 
+    /// Closes the store under the whole hierarchy: the backend flushes what it has committed and releases its
+    /// files and connections. Call it once, after the last operation (a daemon closes its store during graceful
+    /// shutdown); unsaved changes of any service are discarded, and later operations on any service of this
+    /// hierarchy fail with ``StoreError/Kind/notInitialized``.
+    public func close() async throws(StoreError) {
+        try await context.backend.close()
+    }
+
     /// Whether this service has unsaved changes.
     public var hasChanges: Bool {
         context.tree.withLock { !($0.levels[level]?.isEmpty ?? true) }

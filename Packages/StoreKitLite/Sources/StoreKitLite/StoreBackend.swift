@@ -23,6 +23,9 @@ public import Foundation
 ///   not matter; offset and limit apply as ``RowQuery/slicedCount(_:)`` does. The default fetches and counts.
 /// - ``fetch(ids:of:)`` returns the stored rows for the IDs that exist, in any order.
 /// - ``committedChanges()`` delivers every batch this backend committed, once per commit, after the commit.
+/// - ``close()`` flushes and releases the store once the caller is done with it (a daemon shutting down); later
+///   operations fail with ``StoreError/Kind/notInitialized``. The default does nothing, for stores that hold
+///   nothing to release.
 ///
 /// `BackendConformance` in `StoreKitLiteTesting` checks all of this; run it for every new backend.
 public protocol StoreBackend: Sendable {
@@ -43,9 +46,14 @@ public protocol StoreBackend: Sendable {
     func fetch(ids: [UUID], of entity: EntityDescription) async throws(StoreError) -> [StoreRow]
     /// A stream of committed batches, starting now.
     func committedChanges() -> AsyncStream<ChangeBatch>
+    /// Flushes and releases the store; later operations fail with ``StoreError/Kind/notInitialized``.
+    func close() async throws(StoreError)
 }
 
 extension StoreBackend {
+    /// Does nothing: a store with nothing to flush or release.
+    public func close() async throws(StoreError) {}
+
     /// Fetches the rows and reads them from memory: correct for any backend, but it builds every ``StoreRow``.
     public func fetch<Result: Sendable>(
         _ query: RowQuery,

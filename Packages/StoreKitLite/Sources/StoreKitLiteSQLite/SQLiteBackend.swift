@@ -244,6 +244,27 @@ public final class SQLiteBackend: StoreBackend {
         broadcaster.subscribe()
     }
 
+    /// Checkpoints the write-ahead log into the database file and closes every connection. Later operations
+    /// fail with ``StoreKitLite/StoreError/Kind/notInitialized``; closing twice does nothing.
+    public func close() async throws(StoreError) {
+        guard
+            let database = writer.withLock({ current in
+                defer { current = nil }; return current
+            })
+        else { return }
+        do {
+            if let pool = database as? DatabasePool {
+                _ = try await pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+                try pool.close()
+            } else if let queue = database as? DatabaseQueue {
+                try queue.close()
+            }
+        } catch {
+            throw failure(error, operation: "close")
+        }
+        logger?.info("closed store", metadata: ["storekitlite.location": "\(location.logDescription)"])
+    }
+
     // MARK: - Logging
 
     /// Logs a commit's row counts (never its values), inside the write transaction.

@@ -19,6 +19,21 @@ struct SQLiteStoreTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == contents)
     }
 
+    @Test func closeCheckpointsTheLogAndLaterOperationsGetATypedError() async throws {
+        let folder = TemporaryFolder()
+        let path = folder.path("closed.sqlite")
+        let service = try await PersistenceService.open(model: model, backend: SQLiteBackend(path: path))
+        try await service.create(Vehicle.self, options: .saveAndPersist) { $0.plate = "kept" }
+        try await service.close()
+        try await service.close()  // a second close does nothing
+        let walSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+        #expect(walSize == 0, "the write-ahead log is checkpointed into the database file")
+        let error = await #expect(throws: StoreError.self) { try await service.count(Query<Vehicle>()) }
+        #expect(error?.kind == .notInitialized)
+        let reopened = try await PersistenceService.open(model: model, backend: SQLiteBackend(path: path))
+        #expect(try await reopened.fetch(Query<Vehicle>()) { $0.plate } == ["kept"])
+    }
+
     @Test func aDatabaseWithADamagedHeaderIsATypedErrorAndKeepsItsBytes() async throws {
         let folder = TemporaryFolder()
         let path = folder.path("damaged.sqlite")
