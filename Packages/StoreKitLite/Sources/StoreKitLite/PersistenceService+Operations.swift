@@ -61,6 +61,26 @@ extension PersistenceService {
         return ids
     }
 
+    /// Inserts records that already have their IDs: copies of records from elsewhere (an offline copy of a
+    /// server's data, an import), where the ID must be kept. The IDs must be new to the store; an ID that is
+    /// already stored fails the save with ``StoreError/Kind/duplicateRecord`` and nothing of the batch is written.
+    ///
+    /// - Returns: the number of records inserted.
+    @discardableResult
+    nonisolated(nonsending) public func insert<R: Record>(
+        _ records: some Sequence<R>,
+        options: SaveOption
+    ) async throws(StoreError) -> Int {
+        try checkInitialized()
+        let schema = R.schema
+        let rows = records.map { schema.row(of: $0, revision: 0) }
+        guard Set(rows.map(\.id)).count == rows.count else {
+            throw StoreError(.duplicateRecord, entity: schema.entity.name, detail: "the same ID is inserted twice")
+        }
+        try await insert(rows, entity: schema.entity, options: options)
+        return rows.count
+    }
+
     // MARK: - Read
 
     /// Fetches matching records (a read-only copy: changing them changes nothing stored).

@@ -1,4 +1,5 @@
 import Foundation
+import ModelKit
 import StoreKitLite
 import StoreKitLiteSQLite
 import Testing
@@ -32,6 +33,33 @@ struct SQLiteStoreTests {
         #expect(error?.kind == .notInitialized)
         let reopened = try await PersistenceService.open(model: model, backend: SQLiteBackend(path: path))
         #expect(try await reopened.fetch(Query<Vehicle>()) { $0.plate } == ["kept"])
+    }
+
+    @Test func insertKeepsGivenIDsAndRefusesAStoredIDWithoutWritingTheBatch() async throws {
+        let folder = TemporaryFolder()
+        let service = try await PersistenceService.open(
+            model: model,
+            backend: SQLiteBackend(path: folder.path("insert.sqlite"))
+        )
+        var first = Vehicle(id: ModelID())
+        first.plate = "one"
+        var second = Vehicle(id: ModelID())
+        second.plate = "two"
+        #expect(try await service.insert([first, second], options: .saveAndPersist) == 2)
+        #expect(try await service.fetch(ids: [first.id]) == [first])
+        var third = Vehicle(id: ModelID())
+        third.plate = "three"
+        let error = await #expect(throws: StoreError.self) {
+            try await service.insert([third, first], options: .saveAndPersist)
+        }
+        #expect(error?.kind == .duplicateRecord)
+        // As with any failed save, the refused changes stay pending in the service until rolled back.
+        service.rollback()
+        #expect(try await service.count(Query<Vehicle>()) == 2, "nothing of the refused batch is written")
+        let twice = await #expect(throws: StoreError.self) {
+            try await service.makeChild().insert([third, third], options: .dontSave)
+        }
+        #expect(twice?.kind == .duplicateRecord)
     }
 
     @Test func aDatabaseWithADamagedHeaderIsATypedErrorAndKeepsItsBytes() async throws {
