@@ -35,9 +35,12 @@ let package = Package(
         // Glue between the packages.
         .package(path: "Packages/Adapters"),
 
-        // MARK: - Server-side app dependencies
-
-        // MARK: - Client-side app dependencies
+        // MARK: - The apps' own dependencies (fleetd: Hummingbird and service lifecycle; fleet: ArgumentParser)
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // MARK: - Package test suites (sources live in each package)
@@ -90,8 +93,31 @@ let package = Package(
             path: "Apps/FleetModels",
             swiftSettings: sharedSwiftSettings
         ),
-        // MARK: - Apps: server side
-
+        .target(
+            name: "FleetServer",
+            dependencies: [
+                "FleetModels",
+                .product(name: "ModelKit", package: "ModelKit"),
+                .product(name: "LocatorKit", package: "LocatorKit"),
+                .product(name: "StoreKitLite", package: "StoreKitLite"),
+                .product(name: "StoreKitLiteSQLite", package: "StoreKitLite"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Apps/FleetServer",
+            resources: [.copy("OpenAPI")],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .executableTarget(
+            name: "fleetd",
+            dependencies: ["FleetServer"],
+            path: "Apps/fleetd",
+            swiftSettings: sharedSwiftSettings
+        ),
         // MARK: - Apps: tests
         .testTarget(
             name: "FleetModelsTests",
@@ -99,8 +125,21 @@ let package = Package(
             path: "Tests/FleetModelsTests",
             swiftSettings: sharedSwiftSettings
         ),
-        // MARK: - Apps: client side
-
+        .testTarget(
+            name: "FleetServerTests",
+            dependencies: [
+                "FleetServer",
+                "FleetModels",
+                .product(name: "ModelKit", package: "ModelKit"),
+                .product(name: "LocatorKit", package: "LocatorKit"),
+                .product(name: "StoreKitLite", package: "StoreKitLite"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/FleetServerTests",
+            swiftSettings: sharedSwiftSettings
+        ),
         // MARK: - Cross-package suites
         .testTarget(
             name: "IntegrationTests",

@@ -1,0 +1,168 @@
+import FleetModels
+import Foundation
+public import Hummingbird
+public import LocatorKit
+public import Logging
+import Metrics
+import NIOCore
+import Prometheus
+import ServiceLifecycle
+import StoreKitLite
+import UnixSignals
+
+/// `fleetd`: the configuration, the composition root, the HTTP application and the store, run as one service group
+/// that shuts down gracefully on SIGTERM and SIGINT (stop accepting, finish in-flight requests, then close the
+/// store).
+public struct FleetDaemon: Sendable {
+    /// The configuration it runs with.
+    public let configuration: FleetConfiguration
+    /// The composition root.
+    public let locator: Locator
+    /// The operations the router serves.
+    public let operations: [FleetOperation]
+    private let responder: RouterResponder<BasicRequestContext>
+    private let logger: Logger
+
+    /// A daemon for `configuration`. Opening the store starts now, in the background; `/health` reports it.
+    ///
+    /// - Parameters:
+    ///   - token: the bearer token; `nil` reads or generates the token file.
+    public init(configuration: FleetConfiguration, logger: Logger, token: String? = nil) throws {
+        self.configuration = configuration
+        self.logger = logger
+        try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+        let token = try token ?? Self.resolveToken(configuration, logger: logger)
+        let registry = PrometheusCollectorRegistry()
+        locator = try FleetComposition.makeLocator(
+            configuration: configuration,
+            token: token,
+            logger: logger,
+            registry: registry
+        )
+        let built = FleetRoutes.makeRouter(
+            service: try locator.resolve(FleetService.self),
+            settings: try locator.resolve(FleetHTTPSettings.self),
+            metrics: try locator.resolve(FleetMetrics.self),
+            metricsText: { registry.emitToString() }
+        )
+        responder = built.router.buildResponder()
+        operations = built.operations
+    }
+
+    /// The configured token, or the one in the token file, or a new random one written to the token file (mode
+    /// 0600) so that a `fleet` on the same machine can read it.
+    public static func resolveToken(_ configuration: FleetConfiguration, logger: Logger) throws -> String {
+        if let token = configuration.token { return token }
+        let path = configuration.tokenFilePath
+        if let data = FileManager.default.contents(atPath: path) {
+            let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            if token.count >= 8 { return token }
+        }
+        var generator = SystemRandomNumberGenerator()
+        let token = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }
+            .joined()
+        let created = FileManager.default.createFile(
+            atPath: path,
+            contents: Data((token + "\n").utf8),
+            attributes: [.posixPermissions: 0o600]
+        )
+        guard created else {
+            throw ConfigurationError("cannot write the token file \(path); give a token with --token or FLEETD_TOKEN")
+        }
+        logger.notice("generated a bearer token for writes", metadata: ["fleetd.token_file": "\(path)"])
+        return token
+    }
+
+    /// The Hummingbird application; `onServerRunning` learns the bound port (useful with port 0).
+    public func makeApplication(
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        Application(
+            responder: responder,
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.port),
+                serverName: "fleetd"
+            ),
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+            logger: logger
+        )
+    }
+
+    /// Runs until SIGTERM or SIGINT (or cancellation), then stops accepting, finishes in-flight requests and
+    /// closes the store.
+    ///
+    /// - Throws: ``FleetError`` when the store cannot open (corrupt file, newer schema, unwritable directory):
+    ///   the daemon then never listens.
+    public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let fleet = try await locator.resolve(FleetService.self)
+        try await fleet.waitUntilReady()
+        let store = StoreShutdownService(service: fleet, logger: logger)
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [
+                    // Shut down in reverse order: the server first, then the store.
+                    .init(service: store),
+                    .init(service: makeApplication(onServerRunning: onServerRunning)),
+                ],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger
+            )
+        )
+        try await group.run()
+    }
+
+    /// `fleetd`'s entry point: parses the configuration, sets up logging and metrics, runs. Returns the exit code.
+    public static func main(arguments: [String], environment: [String: String]) async -> Int32 {
+        let command: FleetConfiguration.Command
+        do {
+            command = try FleetConfiguration.load(arguments: arguments, environment: environment)
+        } catch {
+            FileHandle.standardError.write(Data("fleetd: \(error)\n".utf8))
+            return 2
+        }
+        guard case .run(let configuration) = command else {
+            print(FleetConfiguration.usage)
+            return 0
+        }
+        LoggingSystem.bootstrap { label in
+            StructuredLogHandler(label: label, level: configuration.logLevel, format: configuration.logFormat)
+        }
+        let logger = Logger(label: "fleetd")
+        do {
+            let daemon = try FleetDaemon(configuration: configuration, logger: logger)
+            logger.info(
+                "starting",
+                metadata: [
+                    "fleetd.address": "\(configuration.host):\(configuration.port)",
+                    "fleetd.database": "\(configuration.databasePath)",
+                ]
+            )
+            try await daemon.run { port in
+                logger.notice("listening", metadata: ["fleetd.address": "\(configuration.host):\(port)"])
+            }
+            logger.info("stopped")
+            return 0
+        } catch {
+            logger.critical("fleetd failed", metadata: ["fleetd.error": "\(error)"])
+            return 1
+        }
+    }
+}
+
+/// Holds the store open while the daemon runs and closes it on graceful shutdown, after the server (listed after
+/// it in the service group) has finished its in-flight requests.
+struct StoreShutdownService: Service {
+    let service: FleetService
+    let logger: Logger
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        do {
+            try await service.close()
+            logger.info("store closed")
+        } catch {
+            logger.error("closing the store failed", metadata: ["fleetd.error": "\(error)"])
+            throw error
+        }
+    }
+}

@@ -1,0 +1,166 @@
+public import FleetModels
+public import Foundation
+public import ModelKit
+
+/// The fleet's domain rules on top of a ``VehicleRepository``: plates are unique, vehicles are valid, the
+/// maintenance policy decides which vehicles are due, and revisions guard v2 updates.
+///
+/// Reads run concurrently; writes run one at a time, so a uniqueness check and the write that follows it see the
+/// same store.
+public final class FleetService: Sendable {
+    /// How a write names the revision it was based on.
+    public enum RevisionCheck: Sendable, Hashable {
+        /// No check (v1 has no revisions: the last writer wins).
+        case none
+        /// `If-Match: "n"`; a different stored revision is ``FleetError/Kind/preconditionFailed`` (412).
+        case ifMatch(Int)
+        /// `revision` in the body; a different stored revision is ``FleetError/Kind/staleRevision`` (409).
+        case body(Int)
+    }
+
+    private let repository: any VehicleRepository
+    /// The maintenance rule.
+    public let policy: MaintenancePolicy
+    private let now: @Sendable () -> Date
+    private let writes = SerialLane()
+
+    /// A service over `repository` with a maintenance policy and a clock (the system clock unless a test gives one).
+    public init(
+        repository: any VehicleRepository,
+        policy: MaintenancePolicy = MaintenancePolicy(),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.repository = repository
+        self.policy = policy
+        self.now = now
+    }
+
+    /// Whether the store is ready.
+    public var isReady: Bool { repository.isReady }
+
+    /// Waits until the store is ready; throws ``FleetError/Kind/unavailable`` when it cannot open.
+    public func waitUntilReady() async throws(FleetError) {
+        try await repository.waitUntilReady()
+    }
+
+    /// One vehicle, with its due state derived.
+    public func vehicle(_ id: ModelID<Vehicle>) async throws(FleetError) -> Vehicle {
+        guard let vehicle = try await repository.vehicle(id: id) else {
+            throw Self.notFound(id)
+        }
+        return policy.applied(to: vehicle, at: now())
+    }
+
+    /// Up to `limit` vehicles in plate order after `plate`, filtered, with the plate to continue after when more
+    /// follow. `limit` `nil` lists all.
+    public func list(
+        _ filter: VehicleFilter,
+        after plate: String?,
+        limit: Int?
+    ) async throws(FleetError) -> VehicleListPage {
+        let time = now()
+        let fetched = try await repository.vehicles(
+            matching: filter,
+            dueCutoff: policy.cutoff(at: time),
+            after: plate,
+            limit: limit.map { $0 + 1 }
+        )
+        var vehicles = fetched.map { policy.applied(to: $0, at: time) }
+        var continueAfter: String?
+        if let limit, vehicles.count > limit {
+            vehicles.removeLast(vehicles.count - limit)
+            continueAfter = vehicles.last?.plate
+        }
+        return VehicleListPage(vehicles: vehicles, continueAfter: continueAfter)
+    }
+
+    /// Adds a vehicle (revision 1) and returns it as stored.
+    public func create(_ vehicle: Vehicle) async throws(FleetError) -> Vehicle {
+        var vehicle = vehicle
+        vehicle.revision = 1
+        try Self.validate(vehicle)
+        let new = vehicle
+        try await writes.run { () throws(FleetError) in
+            if try await repository.plateExists(new.plate, excluding: nil) {
+                throw Self.duplicate(new.plate)
+            }
+            try await repository.insert(new)
+        }
+        return policy.applied(to: new, at: now())
+    }
+
+    /// Changes a vehicle: `change` receives the stored vehicle and returns the new one; the revision is checked
+    /// as `check` says and bumped, and `newPlate`, when the change sets one, must not belong to another vehicle.
+    /// Returns the vehicle as stored.
+    public func update(
+        _ id: ModelID<Vehicle>,
+        check: RevisionCheck,
+        newPlate: String?,
+        change: @escaping @Sendable (Vehicle) -> Vehicle
+    ) async throws(FleetError) -> Vehicle {
+        let updated = try await writes.run { () throws(FleetError) -> Vehicle in
+            if let newPlate, try await repository.plateExists(newPlate, excluding: id) {
+                throw Self.duplicate(newPlate)
+            }
+            return try await repository.update(id: id) { (stored) throws(FleetError) -> Vehicle in
+                try Self.check(check, against: stored)
+                var new = change(stored)
+                new.id = stored.id
+                new.revision = stored.revision + 1
+                try Self.validate(new)
+                return new
+            }
+        }
+        return policy.applied(to: updated, at: now())
+    }
+
+    /// Removes a vehicle, checking the revision as `check` says.
+    public func delete(_ id: ModelID<Vehicle>, check: RevisionCheck) async throws(FleetError) {
+        try await writes.run { () throws(FleetError) in
+            try await repository.delete(id: id) { (stored) throws(FleetError) in
+                try Self.check(check, against: stored)
+            }
+        }
+    }
+
+    /// Closes the store; call once, when shutting down.
+    public func close() async throws(FleetError) {
+        try await repository.close()
+    }
+
+    // MARK: - Rules
+
+    private static func check(_ check: RevisionCheck, against stored: Vehicle) throws(FleetError) {
+        switch check {
+        case .none:
+            return
+        case .ifMatch(let revision) where revision != stored.revision:
+            throw FleetError(
+                .preconditionFailed,
+                "If-Match names revision \(revision) but the vehicle is at revision \(stored.revision); read it again"
+            )
+        case .body(let revision) where revision != stored.revision:
+            throw FleetError(
+                .staleRevision,
+                "the update is based on revision \(revision) but the vehicle is at revision \(stored.revision); read it again"
+            )
+        case .ifMatch, .body:
+            return
+        }
+    }
+
+    private static func validate(_ vehicle: Vehicle) throws(FleetError) {
+        let failures = vehicle.validationFailures
+        if !failures.isEmpty {
+            throw FleetError(.validation, "the vehicle breaks \(failures.count) rule(s)", failures: failures)
+        }
+    }
+
+    private static func notFound(_ id: ModelID<Vehicle>) -> FleetError {
+        FleetError(.notFound, "no vehicle has the ID \(id.uuidString)")
+    }
+
+    private static func duplicate(_ plate: String) -> FleetError {
+        FleetError(.duplicatePlate, "another vehicle already has the plate \(plate)")
+    }
+}

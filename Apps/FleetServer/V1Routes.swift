@@ -1,0 +1,54 @@
+import FleetModels
+import HTTPTypes
+import Hummingbird
+import ModelKit
+
+/// `/v1/vehicles`: the older, flat shape. v1 has no revisions, so its writes do not check them (the last writer
+/// wins), and a v1 replacement keeps what v1 cannot show (the last service date).
+struct V1Routes {
+    let service: FleetService
+    let settings: FleetHTTPSettings
+
+    func register(on group: RouterGroup<BasicRequestContext>, _ registry: OperationRegistry) {
+        let service = service
+        let maximumBytes = settings.maximumBodyBytes
+        registry.add(group, .get, "/vehicles", prefix: "/v1") { request, _ in
+            _ = try RouteInput.query(request, allowed: [])
+            let page = try await service.list(VehicleFilter(), after: nil, limit: nil)
+            return try JSONCoding.response(page.vehicles.map(V1.Vehicle.init(canonical:)))
+        }
+        registry.add(group, .post, "/vehicles", prefix: "/v1") { request, _ in
+            let input = try await RequestBodies.decode(
+                V1.VehicleInput.self,
+                fields: V1.VehicleInput.fields,
+                from: request,
+                maximumBytes: maximumBytes
+            )
+            let created = try await service.create(input.makeVehicle())
+            return try JSONCoding.response(
+                V1.Vehicle(canonical: created),
+                status: .created,
+                headers: RouteInput.location(1, created.id)
+            )
+        }
+        registry.add(group, .get, "/vehicles/:id", prefix: "/v1") { _, context in
+            let vehicle = try await service.vehicle(try RouteInput.vehicleID(context))
+            return try JSONCoding.response(V1.Vehicle(canonical: vehicle))
+        }
+        registry.add(group, .put, "/vehicles/:id", prefix: "/v1") { request, context in
+            let id = try RouteInput.vehicleID(context)
+            let input = try await RequestBodies.decode(
+                V1.VehicleInput.self,
+                fields: V1.VehicleInput.fields,
+                from: request,
+                maximumBytes: maximumBytes
+            )
+            let updated = try await service.update(id, check: .none, newPlate: input.tag) { input.applied(to: $0) }
+            return try JSONCoding.response(V1.Vehicle(canonical: updated))
+        }
+        registry.add(group, .delete, "/vehicles/:id", prefix: "/v1") { _, context in
+            try await service.delete(try RouteInput.vehicleID(context), check: .none)
+            return Response(status: .noContent)
+        }
+    }
+}

@@ -1,0 +1,194 @@
+import FleetModels
+import Foundation
+import HTTPTypes
+import Hummingbird
+import ModelKit
+
+/// `/v2/vehicles`: the full shape, revisions as entity tags, cursor-paginated and filtered lists.
+struct V2Routes {
+    let service: FleetService
+    let settings: FleetHTTPSettings
+
+    func register(on group: RouterGroup<BasicRequestContext>, _ registry: OperationRegistry) {
+        let service = service
+        let settings = settings
+        let maximumBytes = settings.maximumBodyBytes
+        registry.add(group, .get, "/vehicles", prefix: "/v2") { request, _ in
+            let query = try ListQuery(request, settings: settings)
+            let page = try await service.list(query.filter, after: query.after, limit: query.limit)
+            let body = V2.VehiclePage(
+                items: page.vehicles.map(V2.Vehicle.init(canonical:)),
+                nextCursor: page.continueAfter.map(Cursor.encode)
+            )
+            return try JSONCoding.response(body)
+        }
+        registry.add(group, .post, "/vehicles", prefix: "/v2") { request, _ in
+            let input = try await RequestBodies.decode(
+                V2.VehicleInput.self,
+                fields: V2.VehicleInput.fields,
+                from: request,
+                maximumBytes: maximumBytes
+            )
+            let created = try await service.create(input.makeVehicle())
+            var headers = RouteInput.location(2, created.id)
+            headers[.eTag] = ETag.make(created.revision)
+            return try JSONCoding.response(V2.Vehicle(canonical: created), status: .created, headers: headers)
+        }
+        registry.add(group, .get, "/vehicles/:id", prefix: "/v2") { _, context in
+            let vehicle = try await service.vehicle(try RouteInput.vehicleID(context))
+            return try JSONCoding.response(
+                V2.Vehicle(canonical: vehicle),
+                headers: [.eTag: ETag.make(vehicle.revision)]
+            )
+        }
+        registry.add(group, .patch, "/vehicles/:id", prefix: "/v2") { request, context in
+            let id = try RouteInput.vehicleID(context)
+            let ifMatch = try ETag.ifMatch(request)
+            let patch = try await RequestBodies.decode(
+                V2.VehiclePatch.self,
+                fields: V2.VehiclePatch.fields,
+                from: request,
+                maximumBytes: maximumBytes
+            )
+            let check: FleetService.RevisionCheck
+            switch (ifMatch, patch.revision) {
+            case (.some(.revision(let revision)), _): check = .ifMatch(revision)
+            case (.some(.any), _): check = .none
+            case (nil, .some(let revision)): check = .body(revision)
+            case (nil, nil):
+                throw HTTPProblem(
+                    FleetError(
+                        .preconditionRequired,
+                        "a v2 update needs the revision it is based on: send If-Match: \"<revision>\" or \"revision\" in the body"
+                    )
+                )
+            }
+            if patch.isEmpty {
+                throw HTTPProblem(
+                    422,
+                    type: ProblemType.validation,
+                    title: "Validation failed",
+                    detail: "the patch changes nothing",
+                    errors: [Problem.FieldError(path: "", message: "give at least one member to change")]
+                )
+            }
+            let updated = try await service.update(id, check: check, newPlate: patch.plate) { patch.applied(to: $0) }
+            return try JSONCoding.response(
+                V2.Vehicle(canonical: updated),
+                headers: [.eTag: ETag.make(updated.revision)]
+            )
+        }
+        registry.add(group, .delete, "/vehicles/:id", prefix: "/v2") { request, context in
+            let id = try RouteInput.vehicleID(context)
+            let check: FleetService.RevisionCheck =
+                switch try ETag.ifMatch(request) {
+                case .revision(let revision): .ifMatch(revision)
+                case .any, nil: .none
+                }
+            try await service.delete(id, check: check)
+            return Response(status: .noContent)
+        }
+    }
+}
+
+/// The query of `GET /v2/vehicles`, checked: every refused parameter is reported by path.
+struct ListQuery {
+    var filter = VehicleFilter()
+    var after: String?
+    var limit: Int
+
+    init(_ request: Request, settings: FleetHTTPSettings) throws {
+        let values = try RouteInput.query(request, allowed: ["limit", "cursor", "make", "modelYear", "due"])
+        var errors: [Problem.FieldError] = []
+        limit = settings.defaultPageSize
+        if let text = values["limit"] {
+            if let value = Int(text), (1...settings.maximumPageSize).contains(value) {
+                limit = value
+            } else {
+                errors.append(
+                    .init(path: "query.limit", message: "must be an integer from 1 to \(settings.maximumPageSize)")
+                )
+            }
+        }
+        if let text = values["cursor"] {
+            if let plate = Cursor.decode(text) {
+                after = plate
+            } else {
+                errors.append(.init(path: "query.cursor", message: "is not a cursor this daemon gave out"))
+            }
+        }
+        if let make = values["make"] {
+            if make.isEmpty {
+                errors.append(.init(path: "query.make", message: "must not be empty"))
+            } else {
+                filter.make = make
+            }
+        }
+        if let text = values["modelYear"] {
+            if let year = Int(text) {
+                filter.modelYear = year
+            } else {
+                errors.append(.init(path: "query.modelYear", message: "must be an integer"))
+            }
+        }
+        if let text = values["due"] {
+            switch text {
+            case "true": filter.due = true
+            case "false": filter.due = false
+            default: errors.append(.init(path: "query.due", message: "must be true or false"))
+            }
+        }
+        if !errors.isEmpty {
+            throw RouteInput.badQuery(errors)
+        }
+    }
+}
+
+/// List cursors: the last plate of a page, base64url-encoded behind a version prefix, so clients treat them as
+/// opaque and a later format can be told apart.
+enum Cursor {
+    static func encode(_ plate: String) -> String {
+        let base64 = Data(("p1:" + plate).utf8).base64EncodedString()
+        return base64.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func decode(_ cursor: String) -> String? {
+        guard cursor.count <= 128 else { return nil }
+        var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8),
+            text.hasPrefix("p1:")
+        else { return nil }
+        return String(text.dropFirst(3))
+    }
+}
+
+/// Revisions as strong entity tags: revision 3 is `"3"`.
+enum ETag {
+    enum Condition {
+        case revision(Int)
+        case any
+    }
+
+    static func make(_ revision: Int) -> String { "\"\(revision)\"" }
+
+    /// The `If-Match` condition, if the header is there; a malformed one is a 400.
+    static func ifMatch(_ request: Request) throws -> Condition? {
+        guard let value = request.headers[.ifMatch]?.trimmingCharacters(in: .whitespaces) else { return nil }
+        if value == "*" { return .any }
+        guard value.count >= 3, value.hasPrefix("\""), value.hasSuffix("\""),
+            let revision = Int(value.dropFirst().dropLast()),
+            revision >= 1
+        else {
+            throw HTTPProblem(
+                400,
+                type: ProblemType.badQuery,
+                title: "Bad If-Match",
+                detail: "If-Match must be a revision as a strong entity tag, such as \"3\"",
+                errors: [Problem.FieldError(path: "header.If-Match", message: "must look like \"3\"")]
+            )
+        }
+        return .revision(revision)
+    }
+}
