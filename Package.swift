@@ -38,6 +38,8 @@ let package = Package(
         // MARK: - Server-side app dependencies
 
         // MARK: - Client-side app dependencies
+        // Command-line parsing for the `fleet` executable.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // MARK: - Package test suites (sources live in each package)
@@ -100,6 +102,66 @@ let package = Package(
             swiftSettings: sharedSwiftSettings
         ),
         // MARK: - Apps: client side
+        .target(
+            name: "FleetClient",
+            dependencies: [
+                "FleetModels",
+                .product(name: "ModelKit", package: "ModelKit"),
+                .product(name: "RequestKit", package: "RequestKit"),
+                .product(name: "RequestKitAsyncHTTPClient", package: "RequestKit"),
+                .product(name: "StoreKitLite", package: "StoreKitLite"),
+                .product(name: "StoreKitLiteSQLite", package: "StoreKitLite"),
+            ],
+            path: "Apps/FleetClient",
+            swiftSettings: sharedSwiftSettings
+        ),
+        .target(
+            name: "FleetCLI",
+            dependencies: [
+                "FleetClient",
+                "FleetModels",
+                .product(name: "ModelKit", package: "ModelKit"),
+                .product(name: "LocatorKit", package: "LocatorKit"),
+                .product(name: "RequestKit", package: "RequestKit"),
+                .product(name: "RequestKitAsyncHTTPClient", package: "RequestKit"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Apps/FleetCLI",
+            swiftSettings: sharedSwiftSettings
+        ),
+        .executableTarget(
+            name: "fleet",
+            dependencies: ["FleetCLI"],
+            path: "Apps/fleet",
+            swiftSettings: sharedSwiftSettings
+        ),
+        .testTarget(
+            name: "FleetClientTests",
+            dependencies: [
+                "FleetClient",
+                "FleetModels",
+                .product(name: "ModelKit", package: "ModelKit"),
+                .product(name: "RequestKit", package: "RequestKit"),
+                .product(name: "RequestKitTesting", package: "RequestKit"),
+                .product(name: "StoreKitLite", package: "StoreKitLite"),
+            ],
+            path: "Tests/FleetClientTests",
+            swiftSettings: sharedSwiftSettings
+        ),
+        .testTarget(
+            name: "FleetCLITests",
+            dependencies: [
+                "FleetCLI",
+                "FleetClient",
+                "FleetModels",
+                .product(name: "ModelKit", package: "ModelKit"),
+                .product(name: "RequestKit", package: "RequestKit"),
+                .product(name: "RequestKitTesting", package: "RequestKit"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tests/FleetCLITests",
+            swiftSettings: sharedSwiftSettings
+        ),
 
         // MARK: - Cross-package suites
         .testTarget(
