@@ -142,8 +142,8 @@ let package = Package(
                 "FleetModels",
                 .product(name: "ModelKit", package: "ModelKit"),
                 .product(name: "RequestKit", package: "RequestKit"),
+                .product(name: "RequestKitAsyncHTTPClient", package: "RequestKit"),
                 .product(name: "RequestKitTesting", package: "RequestKit"),
-                .product(name: "StoreKitLite", package: "StoreKitLite"),
             ],
             path: "Tests/FleetClientTests",
             swiftSettings: sharedSwiftSettings

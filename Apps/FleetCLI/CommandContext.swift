@@ -19,7 +19,8 @@ public struct CommandContext: Sendable {
     public var outputIsTerminal: Bool
     /// Whether standard error is a terminal: the download progress bar only then.
     public var errorIsTerminal: Bool
-    /// The connect timeout for the daemon; a refused connection fails at once, this bounds a silent host.
+    /// The connect timeout (at most 1 s for a daemon on loopback): AsyncHTTPClient retries a refused connection
+    /// until it passes, so it is also how long "cannot reach fleetd" takes.
     public var connectTimeout: Duration
 
     /// A context; not a terminal unless told.
@@ -28,7 +29,7 @@ public struct CommandContext: Sendable {
         output: any OutputSink,
         outputIsTerminal: Bool = false,
         errorIsTerminal: Bool = false,
-        connectTimeout: Duration = .seconds(5)
+        connectTimeout: Duration = .seconds(10)
     ) {
         self.environment = environment
         self.output = output

@@ -27,9 +27,16 @@ public enum Fleet {
             return reportParseError(error, context: context)
         }
         guard let runnable = command as? any FleetRunnable else {
-            // A command group without a subcommand: show its help.
-            context.output.write(FleetCommand.helpMessage(for: type(of: command)) + "\n")
-            return FleetExitCode.success
+            // `fleet help …`, or a command group without a subcommand: their `run()` throws the request for
+            // help, which is printed like any other parse outcome.
+            do {
+                var command = command
+                try command.run()
+                context.output.write(FleetCommand.helpMessage(for: type(of: command)) + "\n")
+                return FleetExitCode.success
+            } catch {
+                return reportParseError(error, context: context)
+            }
         }
         do {
             try await runnable.execute(context)

@@ -43,7 +43,11 @@ final class FleetServices: Sendable {
         let credentials = Credentials(
             token: Self.token(options: options, environment: chosen, url: environment.baseURL, context: context)
         )
-        let transports = TransportHolder(connectTimeout: context.connectTimeout)
+        // AsyncHTTPClient retries a refused connection until the connect timeout; a daemon on loopback answers a
+        // connect at once or not at all, so there the timeout is short and "is it running?" comes quickly.
+        let connectTimeout =
+            FleetPaths.isLoopback(environment.baseURL) ? min(context.connectTimeout, .seconds(1)) : context.connectTimeout
+        let transports = TransportHolder(connectTimeout: connectTimeout)
         let locator = Locator(name: "fleet")
         do {
             try locator.register(configuration)

@@ -114,7 +114,7 @@ struct OfflineVehicle: Record {
         Column("modelYear", \.modelYear),
         Column("due", \.due),
         Column("lastServiced", \.lastServiced),
-        Column("revision", \.revision)
+        Column("vehicleRevision", \.revision)
     )
 
     mutating func set(_ vehicle: V2.Vehicle) {
