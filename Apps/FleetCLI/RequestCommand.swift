@@ -129,7 +129,8 @@ public struct RequestCommand: FleetRunnable {
             context.output.line(object.formatted(.pretty))
             return
         }
-        let statusLine = "HTTP \(response.status.code) \(response.status.reasonPhrase)"
+        let phrase = response.status.reasonPhrase
+        let statusLine = "HTTP \(response.status.code)" + (phrase.isEmpty ? "" : " \(phrase)")
         context.output.line(context.usesColor ? Style.bold(statusLine) : statusLine)
         if include {
             for field in response.headerFields {
