@@ -21,7 +21,9 @@ public struct FleetCommand: ParsableCommand {
             \(FleetExitCode.helpText)
             """,
         version: "0.1.0",
-        subcommands: [VehiclesCommand.self, SyncCommand.self, EnvCommand.self, RequestCommand.self, DownloadCommand.self]
+        subcommands: [
+            VehiclesCommand.self, SyncCommand.self, EnvCommand.self, RequestCommand.self, DownloadCommand.self,
+        ]
     )
 
     public init() {}

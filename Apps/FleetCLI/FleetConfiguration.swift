@@ -90,7 +90,12 @@ struct ConfigurationStore: Sendable {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let data = try encoder.encode(configuration)
             let temporary = folder.appendingPathComponent(".config.json.\(getpid()).tmp")
-            guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600])
+            guard
+                FileManager.default.createFile(
+                    atPath: temporary.path,
+                    contents: data,
+                    attributes: [.posixPermissions: 0o600]
+                )
             else {
                 throw CommandFailure("cannot write \(temporary.path)")
             }

@@ -38,7 +38,10 @@ final class FleetServices: Sendable {
         do {
             environment = try ServiceEnvironment(name: chosen.name, baseURL: chosen.url)
         } catch {
-            throw CommandFailure("the environment \"\(name)\" has an unusable URL: \(error)", exitCode: FleetExitCode.usage)
+            throw CommandFailure(
+                "the environment \"\(name)\" has an unusable URL: \(error)",
+                exitCode: FleetExitCode.usage
+            )
         }
         let credentials = Credentials(
             token: Self.token(options: options, environment: chosen, url: environment.baseURL, context: context)
@@ -46,7 +49,8 @@ final class FleetServices: Sendable {
         // AsyncHTTPClient retries a refused connection until the connect timeout; a daemon on loopback answers a
         // connect at once or not at all, so there the timeout is short and "is it running?" comes quickly.
         let connectTimeout =
-            FleetPaths.isLoopback(environment.baseURL) ? min(context.connectTimeout, .seconds(1)) : context.connectTimeout
+            FleetPaths.isLoopback(environment.baseURL)
+            ? min(context.connectTimeout, .seconds(1)) : context.connectTimeout
         let transports = TransportHolder(connectTimeout: connectTimeout)
         let locator = Locator(name: "fleet")
         do {

@@ -28,7 +28,10 @@ public struct RequestCommand: FleetRunnable {
     @Option(name: [.customShort("H"), .customLong("header")], help: "A header field, 'Name: value' (repeatable).")
     public var headers: [String] = []
 
-    @Option(name: [.customShort("d"), .customLong("data")], help: "The request body (JSON unless -H sets Content-Type).")
+    @Option(
+        name: [.customShort("d"), .customLong("data")],
+        help: "The request body (JSON unless -H sets Content-Type)."
+    )
     public var data: String?
 
     @Option(name: .customLong("data-file"), help: "Read the request body from a file.")
@@ -42,7 +45,9 @@ public struct RequestCommand: FleetRunnable {
     var wantsJSON: Bool { global.json }
 
     public func validate() throws {
-        if data != nil, dataFile != nil { throw ArgumentParser.ValidationError("Give --data or --data-file, not both.") }
+        if data != nil, dataFile != nil {
+            throw ArgumentParser.ValidationError("Give --data or --data-file, not both.")
+        }
         guard HTTPRequest.Method(method.uppercased()) != nil, !method.isEmpty else {
             throw ArgumentParser.ValidationError("\"\(method)\" is not an HTTP method.")
         }
@@ -166,7 +171,8 @@ struct RawTarget {
             path = text
             return
         }
-        guard let absolute = URL(string: text), var components = URLComponents(url: absolute, resolvingAgainstBaseURL: false),
+        guard let absolute = URL(string: text),
+            var components = URLComponents(url: absolute, resolvingAgainstBaseURL: false),
             absolute.host != nil
         else {
             throw ArgumentParser.ValidationError("\"\(text)\" is not a valid URL.")
@@ -180,7 +186,8 @@ struct RawTarget {
         let origin = components.url ?? absolute
         let base = environment.baseURL
         sameOrigin =
-            base.scheme?.lowercased() == absolute.scheme?.lowercased() && base.host?.lowercased() == absolute.host?.lowercased()
+            base.scheme?.lowercased() == absolute.scheme?.lowercased()
+            && base.host?.lowercased() == absolute.host?.lowercased()
             && base.port == absolute.port && absolute.absoluteString.hasPrefix(base.absoluteString)
         if sameOrigin {
             self.environment = environment

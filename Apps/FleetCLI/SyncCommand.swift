@@ -1,7 +1,7 @@
 public import ArgumentParser
 import FleetClient
-import RequestKit
 import Foundation
+import RequestKit
 
 /// `fleet sync`.
 public struct SyncCommand: FleetRunnable {

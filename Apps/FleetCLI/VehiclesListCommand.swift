@@ -1,7 +1,7 @@
 public import ArgumentParser
 import FleetClient
-import RequestKit
 import FleetModels
+import RequestKit
 
 /// `fleet vehicles list`.
 public struct VehiclesListCommand: FleetRunnable {

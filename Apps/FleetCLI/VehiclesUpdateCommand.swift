@@ -47,7 +47,9 @@ public struct VehiclesUpdateCommand: FleetRunnable {
 
     public func validate() throws {
         if plate == nil, make == nil, model == nil, modelYear == nil, due == nil, lastServiced == nil {
-            throw ValidationError("Nothing to change: give at least one of --plate, --make, --model, --year, --due, --last-serviced.")
+            throw ValidationError(
+                "Nothing to change: give at least one of --plate, --make, --model, --year, --due, --last-serviced."
+            )
         }
         if global.api == .v1, lastServiced != nil || revision != nil {
             throw ValidationError("--last-serviced and --revision need --api v2.")

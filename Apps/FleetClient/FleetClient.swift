@@ -103,7 +103,10 @@ extension FleetClient {
         }
 
         /// Replaces the v1 fields of a vehicle.
-        public func replace(_ id: ModelID<Vehicle>, with input: V1.VehicleInput) async throws(FleetClientError)
+        public func replace(
+            _ id: ModelID<Vehicle>,
+            with input: V1.VehicleInput
+        ) async throws(FleetClientError)
             -> V1.Vehicle
         {
             try await client.send(try FleetAPI.V1.replace(id, with: input))
@@ -149,7 +152,9 @@ extension FleetClient {
         }
 
         /// One vehicle with the revision from its `ETag` (the body's `revision` when there is no ETag).
-        public func getWithRevision(_ id: ModelID<Vehicle>) async throws(FleetClientError) -> (
+        public func getWithRevision(
+            _ id: ModelID<Vehicle>
+        ) async throws(FleetClientError) -> (
             vehicle: V2.Vehicle, revision: Int
         ) {
             let response = try await client.response(for: FleetAPI.V2.vehicle(id))
@@ -173,7 +178,10 @@ extension FleetClient {
         }
 
         /// Reads the vehicle, then changes it with `If-Match` set to the revision it read.
-        public func update(_ id: ModelID<Vehicle>, _ patch: V2.VehiclePatch) async throws(FleetClientError)
+        public func update(
+            _ id: ModelID<Vehicle>,
+            _ patch: V2.VehiclePatch
+        ) async throws(FleetClientError)
             -> V2.Vehicle
         {
             if patch.revision != nil {

@@ -128,7 +128,12 @@ extension FleetClientError {
             return
         }
         if error.code == .invalidPath || error.code == .invalidRequest || error.code == .invalidEnvironment {
-            self.init(code: .invalidInput, message: "\(error.subject): \(error.reason)", url: error.url, underlying: error)
+            self.init(
+                code: .invalidInput,
+                message: "\(error.subject): \(error.reason)",
+                url: error.url,
+                underlying: error
+            )
             return
         }
         self.init(
@@ -162,7 +167,10 @@ extension FleetClientError {
         }
         switch status {
         case 401:
-            return make(.unauthorized, "unauthorized (401): the token is missing or wrong; pass --token or set FLEET_TOKEN")
+            return make(
+                .unauthorized,
+                "unauthorized (401): the token is missing or wrong; pass --token or set FLEET_TOKEN"
+            )
         case 403:
             return make(.unauthorized, "forbidden (403): this token may not do that")
         case 404:
@@ -193,7 +201,10 @@ extension FleetClientError {
             }
             return error
         default:
-            return make(.server, "fleetd answered \(status) \(problem?.title ?? "")".trimmingCharacters(in: .whitespaces))
+            return make(
+                .server,
+                "fleetd answered \(status) \(problem?.title ?? "")".trimmingCharacters(in: .whitespaces)
+            )
         }
     }
 

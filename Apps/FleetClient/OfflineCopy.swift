@@ -59,8 +59,7 @@ public final class OfflineCopy: Sendable {
 
     /// The vehicles matching the query's filters (`make`, `modelYear`, `due`), in plate order; the query's
     /// `limit` and `cursor` are ignored.
-    public func vehicles(matching query: VehicleQuery = VehicleQuery()) async throws(FleetClientError) -> [V2.Vehicle]
-    {
+    public func vehicles(matching query: VehicleQuery = VehicleQuery()) async throws(FleetClientError) -> [V2.Vehicle] {
         var request = Query<OfflineVehicle>()
         if let make = query.make { request = request.filter(\.make == make) }
         if let modelYear = query.modelYear { request = request.filter(\.modelYear == modelYear) }

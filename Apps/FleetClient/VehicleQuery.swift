@@ -12,7 +12,8 @@ public struct VehicleQuery: Sendable, Hashable {
     public var cursor: String?
 
     /// A query; every member is optional.
-    public init(make: String? = nil, modelYear: Int? = nil, due: Bool? = nil, limit: Int? = nil, cursor: String? = nil) {
+    public init(make: String? = nil, modelYear: Int? = nil, due: Bool? = nil, limit: Int? = nil, cursor: String? = nil)
+    {
         self.make = make
         self.modelYear = modelYear
         self.due = due

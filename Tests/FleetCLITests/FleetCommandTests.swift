@@ -39,7 +39,9 @@ struct FleetCommandTests {
             try await harness.use(server.baseURL)
             let piped = await harness.run(["vehicles", "list", "--page-size", "2"])
             #expect(piped.code == 0)
-            let rows = piped.output.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
+            let rows = piped.output.split(separator: "\n").map {
+                $0.split(separator: "\t", omittingEmptySubsequences: false)
+            }
             #expect(rows.count == 5)
             #expect(rows.allSatisfy { $0.count == 8 })
             #expect(!piped.output.contains("PLATE"))
@@ -64,8 +66,10 @@ struct FleetCommandTests {
         try await fleetd.serve { server in
             try await harness.use(server.baseURL)
             let added = await harness.run(
-                ["vehicles", "add", "--plate", "XY-9", "--make", "Volvo", "--model", "FH", "--year", "2020",
-                 "--last-serviced", "2024-05-01", "--json"],
+                [
+                    "vehicles", "add", "--plate", "XY-9", "--make", "Volvo", "--model", "FH", "--year", "2020",
+                    "--last-serviced", "2024-05-01", "--json",
+                ],
                 environment: token
             )
             #expect(added.code == 0, "\(added.error)")
@@ -108,7 +112,9 @@ struct FleetCommandTests {
         let fleetd = FakeFleetd()
         try await fleetd.serve { server in
             try await harness.use(server.baseURL)
-            let added = await harness.run(["vehicles", "add", "--plate", "T-1", "--make", "Volvo", "--model", "FH", "--year", "2020"])
+            let added = await harness.run([
+                "vehicles", "add", "--plate", "T-1", "--make", "Volvo", "--model", "FH", "--year", "2020",
+            ])
             #expect(added.code == 0, "\(added.error)")
             let auth = server.receivedRequests.first { $0.method == "POST" }?.header("Authorization")
             #expect(auth == "Bearer \(FakeFleetd.token)")

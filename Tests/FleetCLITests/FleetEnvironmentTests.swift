@@ -18,7 +18,9 @@ struct FleetEnvironmentTests {
         let harness = try CLIHarness()
         defer { harness.remove() }
         #expect(await harness.run(["env", "add", "staging", "http://10.0.0.5:8080"]).code == 0)
-        #expect(await harness.run(["env", "add", "prod", "https://fleet.example.com/api", "--token", "s3cret"]).code == 0)
+        #expect(
+            await harness.run(["env", "add", "prod", "https://fleet.example.com/api", "--token", "s3cret"]).code == 0
+        )
         var listed = await harness.run(["env", "list"])
         #expect(listed.output.hasPrefix("* local"))
         #expect(listed.output.contains("  staging  http://10.0.0.5:8080/"))

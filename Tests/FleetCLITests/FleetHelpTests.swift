@@ -8,7 +8,10 @@ struct FleetHelpTests {
     static let cases: [(arguments: [String], mentions: [String])] = [
         ([], ["vehicles", "sync", "env", "request", "download", "EXIT CODES", "FLEET_TOKEN", "NO_COLOR"]),
         (["vehicles"], ["list", "get", "add", "update", "remove"]),
-        (["vehicles", "list"], ["--make", "--model-year", "--due", "--page-size", "--offline", "--env", "--api", "--json", "--token"]),
+        (
+            ["vehicles", "list"],
+            ["--make", "--model-year", "--due", "--page-size", "--offline", "--env", "--api", "--json", "--token"]
+        ),
         (["vehicles", "get"], ["<id>", "--offline", "--api"]),
         (["vehicles", "add"], ["--plate", "--make", "--model", "--year", "--due", "--last-serviced", "--token"]),
         (["vehicles", "update"], ["<id>", "--plate", "--year", "--due", "--last-serviced", "--revision", "If-Match"]),

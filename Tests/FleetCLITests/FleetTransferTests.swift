@@ -30,7 +30,9 @@ struct FleetTransferTests {
         let due = try ModelCoding.decode([V2.Vehicle].self, from: Data(offline.output.utf8))
         #expect(due.map(\.plate) == vehicles.filter(\.maintenance.due).map(\.plate).sorted())
 
-        let one = await harness.run(["vehicles", "get", vehicles[2].id.uuidString, "--offline", "--api", "v1", "--json"])
+        let one = await harness.run([
+            "vehicles", "get", vehicles[2].id.uuidString, "--offline", "--api", "v1", "--json",
+        ])
         #expect(one.code == 0)
         #expect(try ModelCoding.decode(V1.Vehicle.self, from: Data(one.output.utf8)).tag == vehicles[2].plate)
 
@@ -120,8 +122,10 @@ struct FleetTransferTests {
             #expect(health.output.contains(#"{"status":"ok","store":"ready"}"#))
 
             let created = await harness.run(
-                ["request", "POST", "v1/vehicles", "-H", "X-Trace: 42", "--data",
-                 #"{"tag":"RQ-1","make":"Volvo","model":"FH","year":2021}"#, "--json"],
+                [
+                    "request", "POST", "v1/vehicles", "-H", "X-Trace: 42", "--data",
+                    #"{"tag":"RQ-1","make":"Volvo","model":"FH","year":2021}"#, "--json",
+                ],
                 environment: ["FLEET_TOKEN": FakeFleetd.token]
             )
             #expect(created.code == 0, "\(created.error)")

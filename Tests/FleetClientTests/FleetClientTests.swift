@@ -180,7 +180,9 @@ struct FleetClientTests {
         try await fleetd.serve { server in
             try await withClient(server) { client in
                 let error = await #expect(throws: FleetClientError.self) {
-                    _ = try await client.v2.create(V2.VehicleInput(plate: "", make: "Volvo", model: "FH", modelYear: 1700))
+                    _ = try await client.v2.create(
+                        V2.VehicleInput(plate: "", make: "Volvo", model: "FH", modelYear: 1700)
+                    )
                 }
                 #expect(error?.code == .validation)
                 #expect(error?.status == 422)

@@ -33,7 +33,9 @@ struct OfflineCopyTests {
         let scanias = try await copy.vehicles(matching: VehicleQuery(make: "Scania"))
         #expect(scanias.map(\.plate) == vehicles.filter { $0.make == "Scania" }.map(\.plate).sorted())
         let due = try await copy.vehicles(matching: VehicleQuery(modelYear: 2015, due: true))
-        #expect(due.map(\.plate) == vehicles.filter { $0.modelYear == 2015 && $0.maintenance.due }.map(\.plate).sorted())
+        #expect(
+            due.map(\.plate) == vehicles.filter { $0.modelYear == 2015 && $0.maintenance.due }.map(\.plate).sorted()
+        )
         #expect(try await copy.vehicle(vehicles[4].id)?.plate == vehicles[4].plate)
         #expect(try await copy.vehicle(ModelID()) == nil)
     }
