@@ -35,12 +35,16 @@ let package = Package(
         // Glue between the packages.
         .package(path: "Packages/Adapters"),
 
-        // MARK: - The apps' own dependencies (fleetd: Hummingbird and service lifecycle; fleet: ArgumentParser)
+        // MARK: - Server-side app dependencies (fleetd: Hummingbird, service lifecycle, Prometheus)
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+
+        // MARK: - Client-side app dependencies
+        // Command-line parsing for the `fleet` executable.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // MARK: - Package test suites (sources live in each package)
@@ -140,6 +144,68 @@ let package = Package(
             path: "Tests/FleetServerTests",
             swiftSettings: sharedSwiftSettings
         ),
+        // MARK: - Apps: client side
+        .target(
+            name: "FleetClient",
+            dependencies: [
+                "FleetModels",
+                .product(name: "ModelKit", package: "ModelKit"),
+                .product(name: "RequestKit", package: "RequestKit"),
+                .product(name: "RequestKitAsyncHTTPClient", package: "RequestKit"),
+                .product(name: "StoreKitLite", package: "StoreKitLite"),
+                .product(name: "StoreKitLiteSQLite", package: "StoreKitLite"),
+            ],
+            path: "Apps/FleetClient",
+            swiftSettings: sharedSwiftSettings
+        ),
+        .target(
+            name: "FleetCLI",
+            dependencies: [
+                "FleetClient",
+                "FleetModels",
+                .product(name: "ModelKit", package: "ModelKit"),
+                .product(name: "LocatorKit", package: "LocatorKit"),
+                .product(name: "RequestKit", package: "RequestKit"),
+                .product(name: "RequestKitAsyncHTTPClient", package: "RequestKit"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Apps/FleetCLI",
+            swiftSettings: sharedSwiftSettings
+        ),
+        .executableTarget(
+            name: "fleet",
+            dependencies: ["FleetCLI"],
+            path: "Apps/fleet",
+            swiftSettings: sharedSwiftSettings
+        ),
+        .testTarget(
+            name: "FleetClientTests",
+            dependencies: [
+                "FleetClient",
+                "FleetModels",
+                .product(name: "ModelKit", package: "ModelKit"),
+                .product(name: "RequestKit", package: "RequestKit"),
+                .product(name: "RequestKitAsyncHTTPClient", package: "RequestKit"),
+                .product(name: "RequestKitTesting", package: "RequestKit"),
+            ],
+            path: "Tests/FleetClientTests",
+            swiftSettings: sharedSwiftSettings
+        ),
+        .testTarget(
+            name: "FleetCLITests",
+            dependencies: [
+                "FleetCLI",
+                "FleetClient",
+                "FleetModels",
+                .product(name: "ModelKit", package: "ModelKit"),
+                .product(name: "RequestKit", package: "RequestKit"),
+                .product(name: "RequestKitTesting", package: "RequestKit"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tests/FleetCLITests",
+            swiftSettings: sharedSwiftSettings
+        ),
+
         // MARK: - Cross-package suites
         .testTarget(
             name: "IntegrationTests",

@@ -1,0 +1,37 @@
+public import ArgumentParser
+
+/// `fleet env use NAME`.
+public struct EnvUseCommand: FleetRunnable {
+    public static let configuration = CommandConfiguration(
+        commandName: "use",
+        abstract: "Make an environment the current one (persisted)."
+    )
+
+    @OptionGroup public var global: GlobalOptions
+
+    @Argument(help: "The environment's name.")
+    public var name: String
+
+    public init() {}
+
+    var wantsJSON: Bool { global.json }
+
+    func execute(_ context: CommandContext) async throws {
+        let store = ConfigurationStore(environment: context.environment)
+        var configuration = try store.load()
+        guard let environment = configuration.environment(named: name) else {
+            let known = configuration.environments.map(\.name).joined(separator: ", ")
+            throw CommandFailure(
+                "no environment is named \"\(name)\" (known: \(known)); 'fleet env add' adds one",
+                exitCode: FleetExitCode.notFound
+            )
+        }
+        configuration.current = name
+        try store.save(configuration)
+        if global.json {
+            context.output.line(#"{"current": "\#(name)", "url": "\#(environment.url)"}"#)
+        } else {
+            context.output.line("now using \"\(name)\" (\(environment.url))")
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import ArgumentParser
+import FleetClient
+import Foundation
+import ModelKit
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The `fleet` command line tool: `main.swift` calls ``main()``; tests call ``run(_:context:)`` in-process.
+public enum Fleet {
+    /// Runs `fleet` with the process's arguments, environment and standard streams, and exits with its code.
+    public static func main() async -> Never {
+        let code = await run(Array(CommandLine.arguments.dropFirst()), context: .process())
+        exit(code)
+    }
+
+    /// Parses `arguments` (without the program name), runs the command, and returns its exit code
+    /// (``FleetExitCode``). Everything is written to `context.output`; nothing is printed directly.
+    public static func run(_ arguments: [String], context: CommandContext) async -> Int32 {
+        let command: any ParsableCommand
+        do {
+            command = try FleetCommand.parseAsRoot(arguments)
+        } catch {
+            return reportParseError(error, context: context)
+        }
+        guard let runnable = command as? any FleetRunnable else {
+            // `fleet help …`, or a command group without a subcommand: their `run()` throws the request for
+            // help, which is printed like any other parse outcome.
+            do {
+                var command = command
+                try command.run()
+                context.output.write(FleetCommand.helpMessage(for: type(of: command)) + "\n")
+                return FleetExitCode.success
+            } catch {
+                return reportParseError(error, context: context)
+            }
+        }
+        do {
+            try await runnable.execute(context)
+            return FleetExitCode.success
+        } catch {
+            return report(error, json: runnable.wantsJSON, context: context)
+        }
+    }
+
+    /// Prints help, version or a usage error as ArgumentParser words them; usage errors exit with 2.
+    static func reportParseError(_ error: any Error, context: CommandContext) -> Int32 {
+        let message = FleetCommand.fullMessage(for: error)
+        let code = FleetCommand.exitCode(for: error)
+        if code == .success {
+            context.output.write(message.hasSuffix("\n") ? message : message + "\n")
+            return FleetExitCode.success
+        }
+        context.output.line(message, to: .standardError)
+        return code == .validationFailure ? FleetExitCode.usage : code.rawValue
+    }
+
+    /// Prints an error and returns its exit code.
+    static func report(_ error: any Error, json: Bool, context: CommandContext) -> Int32 {
+        let message: String
+        let code: Int32
+        var kind = "failure"
+        var status: Int?
+        var problem: JSONValue?
+        switch error {
+        case let error as FleetClientError:
+            message = error.description
+            code = FleetExitCode.code(for: error)
+            kind = error.code.description
+            status = error.status
+            if let body = error.problem, let data = try? ModelCoding.encode(body) {
+                problem = try? JSONValue(parsing: data)
+            }
+        case let error as CommandFailure:
+            message = error.message
+            code = error.exitCode
+        case let error as ArgumentParser.ValidationError:
+            message = error.message
+            code = FleetExitCode.usage
+            kind = "usage"
+        default:
+            if FleetCommand.exitCode(for: error) != .failure {
+                return reportParseError(error, context: context)
+            }
+            message = String(describing: error)
+            code = FleetExitCode.failure
+        }
+        if json {
+            var object: [(key: String, value: JSONValue)] = [
+                ("error", .string(kind)), ("message", .string(message)), ("exitCode", .integer(Int64(code))),
+            ]
+            if let status { object.append(("status", .integer(Int64(status)))) }
+            if let problem { object.append(("problem", problem)) }
+            context.output.line(JSONValue.object(JSONObject(object)).formatted(.pretty), to: .standardError)
+        } else {
+            let prefix = context.usesErrorColor ? "\u{1B}[31merror:\u{1B}[0m" : "error:"
+            context.output.line("\(prefix) \(message)", to: .standardError)
+        }
+        return code
+    }
+}
+
+/// A command that runs in-process with a ``CommandContext``.
+protocol FleetRunnable: ParsableCommand {
+    /// Whether errors are printed as JSON.
+    var wantsJSON: Bool { get }
+    /// Runs the command; throws a ``FleetClientError``, a ``CommandFailure`` or a `ValidationError`.
+    func execute(_ context: CommandContext) async throws
+}
+
+extension FleetRunnable {
+    /// Builds the services for `options`, runs `body`, and shuts the services down.
+    func withServices<Result>(
+        _ options: GlobalOptions,
+        _ context: CommandContext,
+        _ body: (FleetServices) async throws -> Result
+    ) async throws -> Result {
+        let services = try FleetServices(options: options, context: context)
+        do {
+            let result = try await body(services)
+            await services.shutdown()
+            return result
+        } catch {
+            await services.shutdown()
+            throw error
+        }
+    }
+}

@@ -1,0 +1,169 @@
+import FleetClient
+import Foundation
+import LocatorKit
+import RequestKit
+import RequestKitAsyncHTTPClient
+import Synchronization
+
+/// The composition root of `fleet`: one locator with the environment service, the transport, the request client,
+/// the fleet client and the offline copy, each created on first use.
+///
+/// The transport owns an `HTTPClient`, so ``shutdown()`` must run before the process exits; it shuts the
+/// transport down only when something created it (`fleet env list` never does).
+final class FleetServices: Sendable {
+    /// The resolved token, kept apart from the rest so that it never shows in a locator dump.
+    struct Credentials: Sendable {
+        var token: String?
+    }
+
+    let locator: Locator
+    let context: CommandContext
+    let configuration: FleetConfiguration
+    let environment: ServiceEnvironment
+    private let transports: TransportHolder
+
+    /// Builds the services for one command run.
+    ///
+    /// - Throws: ``CommandFailure`` when `--env` names no environment or the configuration cannot be read.
+    init(options: GlobalOptions, context: CommandContext) throws(CommandFailure) {
+        let configuration = try ConfigurationStore(environment: context.environment).load()
+        let name = options.environmentName ?? configuration.current
+        guard let chosen = configuration.environment(named: name) else {
+            throw CommandFailure(
+                "no environment is named \"\(name)\"; 'fleet env list' shows them, 'fleet env add' adds one",
+                exitCode: FleetExitCode.notFound
+            )
+        }
+        let environment: ServiceEnvironment
+        do {
+            environment = try ServiceEnvironment(name: chosen.name, baseURL: chosen.url)
+        } catch {
+            throw CommandFailure(
+                "the environment \"\(name)\" has an unusable URL: \(error)",
+                exitCode: FleetExitCode.usage
+            )
+        }
+        let credentials = Credentials(
+            token: Self.token(options: options, environment: chosen, url: environment.baseURL, context: context)
+        )
+        // AsyncHTTPClient retries a refused connection until the connect timeout; a daemon on loopback answers a
+        // connect at once or not at all, so there the timeout is short and "is it running?" comes quickly.
+        let connectTimeout =
+            FleetPaths.isLoopback(environment.baseURL)
+            ? min(context.connectTimeout, .seconds(1)) : context.connectTimeout
+        let transports = TransportHolder(connectTimeout: connectTimeout)
+        let locator = Locator(name: "fleet")
+        do {
+            try locator.register(configuration)
+            try locator.register(credentials)
+            try locator.register(EnvironmentService.self) { _ in
+                try EnvironmentService([environment], current: environment.name)
+            }
+            try locator.register(AsyncHTTPClientTransport.self) { _ in transports.make() }
+            try locator.register(RequestClient.self) { resolver in
+                var settings = RequestClient.Configuration()
+                let token = try resolver.resolve(Credentials.self).token
+                settings.middleware = [FleetClient.authorizationDecorator(token: token)]
+                return RequestClient(
+                    environment: try resolver.resolve(EnvironmentService.self),
+                    transport: try resolver.resolve(AsyncHTTPClientTransport.self),
+                    configuration: settings
+                )
+            }
+            try locator.register(FleetClient.self) { resolver in
+                FleetClient(requestClient: try resolver.resolve(RequestClient.self))
+            }
+            let copyURL = FleetPaths.offlineCopy(context.environment, name: environment.name)
+            try locator.register(OfflineCopy.self) { _ in try await OfflineCopy.open(at: copyURL) }
+        } catch {
+            throw CommandFailure("cannot set up fleet's services: \(error)")
+        }
+        self.locator = locator
+        self.context = context
+        self.configuration = configuration
+        self.environment = environment
+        self.transports = transports
+    }
+
+    /// The fleet client for the chosen environment.
+    func fleetClient() throws(CommandFailure) -> FleetClient {
+        try resolve(FleetClient.self)
+    }
+
+    /// The request client for the chosen environment (with the token).
+    func requestClient() throws(CommandFailure) -> RequestClient {
+        try resolve(RequestClient.self)
+    }
+
+    /// A transport for requests to other hosts, which never carry the token.
+    func transport() throws(CommandFailure) -> AsyncHTTPClientTransport {
+        try resolve(AsyncHTTPClientTransport.self)
+    }
+
+    /// The offline copy of the chosen environment.
+    func offlineCopy() async throws -> OfflineCopy {
+        do {
+            return try await locator.resolve(OfflineCopy.self)
+        } catch {
+            if let underlying = error.underlying as? FleetClientError { throw underlying }
+            throw CommandFailure("cannot open the offline copy: \(error)")
+        }
+    }
+
+    /// Shuts the transport down if it was created.
+    func shutdown() async {
+        await transports.shutdown()
+    }
+
+    private func resolve<Service: Sendable>(_ type: Service.Type) throws(CommandFailure) -> Service {
+        do {
+            return try locator.resolve(type)
+        } catch {
+            throw CommandFailure("cannot create \(type): \(error)")
+        }
+    }
+
+    /// `--token`, else `$FLEET_TOKEN`, else the environment's token, else, for a daemon on loopback, the token
+    /// fleetd wrote into its data folder.
+    static func token(
+        options: GlobalOptions,
+        environment: FleetConfiguration.Environment,
+        url: URL,
+        context: CommandContext
+    ) -> String? {
+        if let token = options.token, !token.isEmpty { return token }
+        if let token = context.environment["FLEET_TOKEN"], !token.isEmpty { return token }
+        if let token = environment.token, !token.isEmpty { return token }
+        guard FleetPaths.isLoopback(url) else { return nil }
+        let file = FleetPaths.daemonDataFolder(context.environment).appendingPathComponent("token")
+        guard let text = try? String(contentsOf: file, encoding: .utf8) else { return nil }
+        let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return token.isEmpty ? nil : token
+    }
+}
+
+/// Creates the one transport of a run and remembers it, so that it can be shut down.
+private final class TransportHolder: Sendable {
+    private let transport = Mutex<AsyncHTTPClientTransport?>(nil)
+    private let connectTimeout: Duration
+
+    init(connectTimeout: Duration) {
+        self.connectTimeout = connectTimeout
+    }
+
+    func make() -> AsyncHTTPClientTransport {
+        transport.withLock { transport in
+            if let transport { return transport }
+            var configuration = AsyncHTTPClientTransport.Configuration()
+            configuration.connectTimeout = connectTimeout
+            let created = AsyncHTTPClientTransport(configuration: configuration)
+            transport = created
+            return created
+        }
+    }
+
+    func shutdown() async {
+        let created = transport.withLock { $0 }
+        try? await created?.shutdown()
+    }
+}

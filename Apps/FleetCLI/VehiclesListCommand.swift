@@ -1,0 +1,87 @@
+public import ArgumentParser
+import FleetClient
+import FleetModels
+import RequestKit
+
+/// `fleet vehicles list`.
+public struct VehiclesListCommand: FleetRunnable {
+    public static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List vehicles, every page, optionally filtered."
+    )
+
+    @OptionGroup public var global: GlobalOptions
+
+    @Option(help: "Only vehicles of this make (exact match).")
+    public var make: String?
+
+    @Option(name: .customLong("model-year"), help: "Only vehicles of this model year.")
+    public var modelYear: Int?
+
+    @Option(help: "Only vehicles that are (true) or are not (false) due for maintenance.")
+    public var due: Bool?
+
+    @Option(name: .customLong("page-size"), help: "Vehicles per page requested from the v2 API (1-500).")
+    public var pageSize: Int?
+
+    @Flag(help: "Read the offline copy (see 'fleet sync') instead of the daemon.")
+    public var offline = false
+
+    public init() {}
+
+    var wantsJSON: Bool { global.json }
+
+    public func validate() throws {
+        if let pageSize, !(1...500).contains(pageSize) {
+            throw ValidationError("--page-size must be between 1 and 500.")
+        }
+    }
+
+    func execute(_ context: CommandContext) async throws {
+        let query = VehicleQuery(make: make, modelYear: modelYear, due: due, limit: pageSize)
+        let output = VehicleOutput(context: context, json: global.json)
+        try await withServices(global, context) { services in
+            if offline {
+                let copy = try await services.offlineCopy()
+                let vehicles = try await copy.vehicles(matching: query)
+                if try await copy.lastSynced() == nil {
+                    context.output.line(
+                        "note: the offline copy of \"\(services.environment.name)\" is empty; run 'fleet sync' first",
+                        to: .standardError
+                    )
+                }
+                switch global.api {
+                case .v2: try output.list(vehicles)
+                case .v1: try output.list(vehicles.map(V1Conversion.v1))
+                }
+                return
+            }
+            let client = try services.fleetClient()
+            switch global.api {
+            case .v2:
+                try output.list(try await client.v2.all(query))
+            case .v1:
+                // v1 has no filters: they apply here, to the same fields.
+                let vehicles = try await client.v1.list().filter { vehicle in
+                    (make == nil || vehicle.make == make) && (modelYear == nil || vehicle.year == modelYear)
+                        && (due == nil || vehicle.needsMaintenance == due)
+                }
+                try output.list(vehicles)
+            }
+        }
+    }
+}
+
+/// v2 vehicles shown in the v1 shape (offline reads with `--api v1`).
+enum V1Conversion {
+    static func v1(_ vehicle: V2.Vehicle) -> V1.Vehicle {
+        V1.Vehicle(
+            id: vehicle.id,
+            tag: vehicle.plate,
+            make: vehicle.make,
+            model: vehicle.model,
+            year: vehicle.modelYear,
+            needsMaintenance: vehicle.maintenance.due
+        )
+    }
+}

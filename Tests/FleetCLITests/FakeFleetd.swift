@@ -1,0 +1,1 @@
+../FleetClientTests/FakeFleetd.swift

@@ -1,0 +1,73 @@
+import ArgumentParser
+import FleetCLI
+import Foundation
+import Testing
+
+/// `--help` of every command parses, exits with 0 and mentions the command's options.
+struct FleetHelpTests {
+    static let cases: [(arguments: [String], mentions: [String])] = [
+        ([], ["vehicles", "sync", "env", "request", "download", "EXIT CODES", "FLEET_TOKEN", "NO_COLOR"]),
+        (["vehicles"], ["list", "get", "add", "update", "remove"]),
+        (
+            ["vehicles", "list"],
+            ["--make", "--model-year", "--due", "--page-size", "--offline", "--env", "--api", "--json", "--token"]
+        ),
+        (["vehicles", "get"], ["<id>", "--offline", "--api"]),
+        (["vehicles", "add"], ["--plate", "--make", "--model", "--year", "--due", "--last-serviced", "--token"]),
+        (["vehicles", "update"], ["<id>", "--plate", "--year", "--due", "--last-serviced", "--revision", "If-Match"]),
+        (["vehicles", "remove"], ["<id>", "--revision"]),
+        (["sync"], ["--page-size", "--env"]),
+        (["env"], ["list", "use", "add"]),
+        (["env", "list"], ["--json"]),
+        (["env", "use"], ["<name>"]),
+        (["env", "add"], ["<name>", "<url>", "--use", "--token"]),
+        (["request"], ["<method>", "<path>", "--header", "--data", "--data-file", "--include"]),
+        (["download"], ["<url>", "--to", "--no-resume", "--resume"]),
+    ]
+
+    @Test(arguments: cases)
+    func helpParsesAndMentionsEveryOption(arguments: [String], mentions: [String]) async throws {
+        let harness = try CLIHarness()
+        defer { harness.remove() }
+        for form in [arguments + ["--help"], ["help"] + arguments] {
+            let outcome = await harness.run(form)
+            #expect(outcome.code == 0, "\(form)")
+            #expect(outcome.output.contains("USAGE: fleet"), "\(form)")
+            for mention in mentions {
+                #expect(outcome.output.contains(mention), "\(form) should mention \(mention)")
+            }
+            #expect(outcome.error.isEmpty)
+        }
+    }
+
+    @Test func helpMessagesComeFromTheCommandTypes() {
+        let list = FleetCommand.helpMessage(for: VehiclesListCommand.self, columns: 200)
+        #expect(list.contains("--offline"))
+        #expect(list.contains("List vehicles"))
+        let root = FleetCommand.helpMessage(for: FleetCommand.self, columns: 200)
+        for code in 0...7 {
+            #expect(root.contains("  \(code)  "), "exit code \(code) is documented")
+        }
+    }
+
+    @Test func versionPrintsAndExitsWithZero() async throws {
+        let harness = try CLIHarness()
+        defer { harness.remove() }
+        let outcome = await harness.run(["--version"])
+        #expect(outcome.code == 0)
+        #expect(outcome.output.trimmingCharacters(in: .whitespacesAndNewlines) == "0.1.0")
+    }
+
+    @Test func usageErrorsExitWithTwo() async throws {
+        let harness = try CLIHarness()
+        defer { harness.remove() }
+        for arguments in [
+            ["vehicles", "list", "--bogus"], ["vehicles", "get"], ["nonsense"], ["vehicles", "list", "--api", "v9"],
+            ["vehicles", "update", "0190a1b2-0000-7000-8000-000000000000"], ["vehicles", "list", "--page-size", "0"],
+        ] {
+            let outcome = await harness.run(arguments)
+            #expect(outcome.code == 2, "\(arguments): \(outcome.error)")
+            #expect(!outcome.error.isEmpty)
+        }
+    }
+}
