@@ -206,6 +206,23 @@ let package = Package(
             swiftSettings: sharedSwiftSettings
         ),
 
+        // MARK: - Apps: end to end (a real fleetd process driven by fleet's command paths and v1/v2 clients)
+        .testTarget(
+            name: "FleetEndToEndTests",
+            dependencies: [
+                "FleetCLI",
+                "FleetClient",
+                "FleetModels",
+                // Built before the tests so the suite can start the real binary.
+                "fleetd",
+                .product(name: "ModelKit", package: "ModelKit"),
+                .product(name: "RequestKit", package: "RequestKit"),
+                .product(name: "RequestKitAsyncHTTPClient", package: "RequestKit"),
+            ],
+            path: "Tests/FleetEndToEndTests",
+            swiftSettings: sharedSwiftSettings
+        ),
+
         // MARK: - Cross-package suites
         .testTarget(
             name: "IntegrationTests",

@@ -1,0 +1,114 @@
+import Foundation
+import Synchronization
+
+/// A real `fleetd` process on a free loopback port, with its own data directory, started from the binary the
+/// build put next to the test bundle (or `$FLEETD_BINARY`).
+final class DaemonProcess: Sendable {
+    static let token = "end-to-end-token"
+
+    let dataDirectory: URL
+    let port: Int
+    private let process: Process
+    private let log: LogBuffer
+
+    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }  // an integer port always makes a valid URL
+    var logText: String { log.text.withLock { $0 } }
+
+    /// The fleetd binary, or `nil` (with the reason) when it has not been built.
+    static func binary() -> (URL?, String) {
+        if let explicit = ProcessInfo.processInfo.environment["FLEETD_BINARY"] {
+            return (URL(fileURLWithPath: explicit), "")
+        }
+        let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [products, products.deletingLastPathComponent()] {
+            let url = candidate.appendingPathComponent("fleetd")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return (url, "") }
+        }
+        return (nil, "fleetd is not built next to \(products.path): run `swift build` first (or set FLEETD_BINARY)")
+    }
+
+    /// Starts fleetd and waits until it logs the port it listens on.
+    init(binary: URL, dataDirectory: URL? = nil) async throws {
+        self.dataDirectory =
+            dataDirectory
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("fleetd-e2e-\(UUID().uuidString)")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = [
+            "--port", "0", "--data-dir", self.dataDirectory.path, "--token", Self.token, "--log-format", "json",
+            "--durability", "normal",
+        ]
+        process.environment = ["PATH": "/usr/bin:/bin", "HOME": self.dataDirectory.path]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        let log = LogBuffer()
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        errors.fileHandleForReading.readabilityHandler = { handle in
+            let chunk = handle.availableData
+            guard !chunk.isEmpty else {
+                portContinuation.finish()
+                handle.readabilityHandler = nil
+                return
+            }
+            let text = log.text.withLock { log in
+                log += String(decoding: chunk, as: UTF8.self)
+                return log
+            }
+            if let port = Self.listeningPort(in: text) {
+                portContinuation.yield(port)
+                portContinuation.finish()
+            }
+        }
+        try process.run()
+        let found = await withTaskGroup(of: Int?.self) { group in
+            group.addTask { await ports.first { _ in true } }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(30))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        self.process = process
+        self.log = log
+        guard let found else {
+            process.terminate()
+            throw DaemonError(message: "fleetd did not report a port; log:\n\(log.text.withLock { $0 })")
+        }
+        port = found
+    }
+
+    /// Sends SIGTERM and waits for the process to exit; returns its exit status.
+    func stop() async -> Int32 {
+        if process.isRunning { process.terminate() }
+        while process.isRunning {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return process.terminationStatus
+    }
+
+    func removeData() {
+        try? FileManager.default.removeItem(at: dataDirectory)
+    }
+
+    private static func listeningPort(in log: String) -> Int? {
+        for line in log.split(separator: "\n") where line.contains("\"message\":\"listening\"") {
+            guard let range = line.range(of: #""fleetd.address":"127.0.0.1:"#) else { continue }
+            let digits = line[range.upperBound...].prefix { $0.isNumber }
+            if let port = Int(digits) { return port }
+        }
+        return nil
+    }
+}
+
+/// What the daemon wrote to standard error so far.
+final class LogBuffer: Sendable {
+    let text = Mutex("")
+}
+
+struct DaemonError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
