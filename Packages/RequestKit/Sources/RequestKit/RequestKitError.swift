@@ -25,6 +25,7 @@ public struct RequestKitError: Error, Sendable, CustomStringConvertible {
             case pinningFailed
             case tooManyRedirects
             case offline
+            case connectionRefused
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -61,6 +62,8 @@ public struct RequestKitError: Error, Sendable, CustomStringConvertible {
         public static let tooManyRedirects = Code(.tooManyRedirects)
         /// The reachability monitor reports the environment's host as unreachable; nothing was sent.
         public static let offline = Code(.offline)
+        /// Nothing accepts connections at the address (the server is not running); nothing was sent.
+        public static let connectionRefused = Code(.connectionRefused)
 
         public var description: String { value.rawValue }
     }

@@ -4,6 +4,7 @@ import HTTPTypes
 public import Logging
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 public import NIOSSL
 public import RequestKit
 
@@ -30,6 +31,11 @@ public final class AsyncHTTPClientTransport: Transport {
         public var pinning = PinningPolicy()
         /// Connections kept per host.
         public var maximumConnectionsPerHost = 8
+        /// Whether a failed connection attempt is retried until ``connectTimeout`` runs out (AsyncHTTPClient's
+        /// default, good for servers that restart). Set it to `false` to fail at once with
+        /// ``RequestKit/RequestKitError/Code/connectionRefused`` when nothing listens, as a command-line client of a
+        /// local daemon wants. Pinned transports never retry.
+        public var retriesConnectionEstablishment = true
 
         /// Creates the default configuration.
         public init() {}
@@ -53,6 +59,7 @@ public final class AsyncHTTPClientTransport: Transport {
         settings.tlsConfiguration = configuration.tls
         settings.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = configuration.maximumConnectionsPerHost
         settings.decompression = .disabled
+        settings.connectionPool.retryConnectionEstablishment = configuration.retriesConnectionEstablishment
         if !configuration.pinning.isEmpty {
             // A failed pin is final: retrying the connection would only hit the same certificate again.
             settings.connectionPool.retryConnectionEstablishment = false
@@ -186,6 +193,7 @@ public final class AsyncHTTPClientTransport: Transport {
         }
         if error is CancellationError { return make(.cancelled, "the request was cancelled") }
         if let pinning = error as? PinningFailure { return make(.pinningFailed, pinning.reason) }
+        if isConnectionRefused(error) { return make(.connectionRefused, "nothing accepts connections at the address") }
         if let error = error as? HTTPClientError {
             switch error {
             case .cancelled: return make(.cancelled, "the request was cancelled")
@@ -199,6 +207,17 @@ public final class AsyncHTTPClientTransport: Transport {
             }
         }
         return make(.transportFailed, "the transport failed")
+    }
+
+    /// Whether `error` is a refused TCP connection: NIO's `IOError` with `ECONNREFUSED`, alone or among the
+    /// attempts of a happy-eyeballs `NIOConnectionError` (every attempt refused).
+    static func isConnectionRefused(_ error: any Error) -> Bool {
+        if let error = error as? IOError { return error.errnoCode == ECONNREFUSED }
+        if let error = error as? NIOConnectionError {
+            let attempts = error.connectionErrors.map(\.error)
+            return !attempts.isEmpty && attempts.allSatisfy(isConnectionRefused)
+        }
+        return false
     }
 }
 

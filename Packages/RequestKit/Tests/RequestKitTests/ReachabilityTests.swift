@@ -62,3 +62,20 @@ struct ReachabilityTests {
         }
     }
 }
+
+struct ConnectionRefusedTests {
+    @Test func withoutRetriesARefusedConnectionIsItsOwnErrorCode() async throws {
+        let server = try await TestServer.start(handler: { _ in .status(200) })
+        let port = server.port
+        try await server.shutdown()
+        var settings = AsyncHTTPClientTransport.Configuration()
+        settings.retriesConnectionEstablishment = false
+        try await AsyncHTTPClientTransport.withTransport(configuration: settings) { transport in
+            let environment = try ServiceEnvironment(name: "down", baseURL: "http://127.0.0.1:\(port)/")
+            let client = RequestClient(environment: environment, transport: transport)
+            let error = await #expect(throws: RequestKitError.self) { try await client.get("health") }
+            #expect(error?.code == .connectionRefused)
+            #expect(error?.url?.port == port)
+        }
+    }
+}
