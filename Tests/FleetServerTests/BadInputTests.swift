@@ -104,6 +104,31 @@ struct BadInputTests {
             paths: ["modelYear"]
         ),
         .init(
+            "model year with a fraction",
+            .post,
+            "/v2/vehicles",
+            body: #"{"plate": "X-1", "make": "Volvo", "model": "FH", "modelYear": 2020.5}"#,
+            status: 400,
+            type: malformed
+        ),
+        .init(
+            "model year beyond Int",
+            .post,
+            "/v2/vehicles",
+            body: #"{"plate": "X-1", "make": "Volvo", "model": "FH", "modelYear": 99999999999999999999999}"#,
+            status: 400,
+            type: malformed
+        ),
+        .init(
+            "plate as a number",
+            .post,
+            "/v2/vehicles",
+            body: #"{"plate": 12, "make": "Volvo", "model": "FH", "modelYear": 2020}"#,
+            status: 400,
+            type: malformed,
+            paths: ["plate"]
+        ),
+        .init(
             "maintenance.due as a string",
             .post,
             "/v2/vehicles",
@@ -674,6 +699,28 @@ struct BadInputTests {
     @Test("v1: every bad request gets its problem, and the store is unchanged")
     func v1() async throws {
         try await Self.run(Self.v1Requests)
+    }
+
+    @Test("a number that does not fit an integer member is reported at its path")
+    func nonIntegerNumberPath() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.withServer { client in
+            for number in ["2020.5", "99999999999999999999999"] {
+                let response = try await client.send(
+                    .post,
+                    "/v2/vehicles",
+                    json: #"{"plate": "X-1", "make": "Volvo", "model": "FH", "modelYear": \#(number)}"#
+                )
+                #expect(response.status == .badRequest)
+                let paths = try response.problem().errors?.map(\.path)
+                withKnownIssue(
+                    "Foundation's JSONDecoder reports numbers that do not fit Int as dataCorrupted with an empty coding path, so ModelKit's ModelDecodingError (and the problem) has path \"\" instead of modelYear"
+                ) {
+                    #expect(paths == ["modelYear"])
+                }
+            }
+            #expect(try await client.listAllV2().vehicles.isEmpty)
+        }
     }
 
     @Test("a body over the limit is 413 on every write, and one under it is accepted")

@@ -205,3 +205,60 @@ struct ConcurrencyTests {
         }
     }
 }
+
+@Suite("Concurrent updates")
+struct ConcurrentUpdateTests {
+    @Test("ten concurrent PATCHes with one If-Match: exactly one wins, nine get 412")
+    func concurrentPatches() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.withServer { client in
+            let id = try await client.createV2(plate: "RACE-2").id.uuidString.lowercased()
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<10 {
+                    group.addTask {
+                        let response = try await client.send(
+                            .patch,
+                            "/v2/vehicles/\(id)",
+                            json: #"{"model": "Model \#(index)"}"#,
+                            headers: [.ifMatch: #""1""#]
+                        )
+                        return Int(response.status.code)
+                    }
+                }
+                var statuses: [Int] = []
+                for try await status in group { statuses.append(status) }
+                return statuses
+            }
+            #expect(statuses.sorted() == [200] + Array(repeating: 412, count: 9))
+            let stored = try await client.send(.get, "/v2/vehicles/\(id)", token: nil).decode(V2.Vehicle.self)
+            #expect(stored.revision == 2)
+        }
+    }
+
+    @Test("ten concurrent v1 replacements all succeed, and the revision counts each of them")
+    func concurrentReplacements() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.withServer { client in
+            let id = try await client.createV2(plate: "RACE-3").id.uuidString.lowercased()
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<10 {
+                    group.addTask {
+                        let response = try await client.send(
+                            .put,
+                            "/v1/vehicles/\(id)",
+                            json: #"{"tag": "RACE-3", "make": "MAN", "model": "Model \#(index)", "year": 2018}"#
+                        )
+                        return Int(response.status.code)
+                    }
+                }
+                var statuses: [Int] = []
+                for try await status in group { statuses.append(status) }
+                return statuses
+            }
+            #expect(statuses == Array(repeating: 200, count: 10))
+            let stored = try await client.send(.get, "/v2/vehicles/\(id)", token: nil)
+            #expect(try stored.decode(V2.Vehicle.self).revision == 11)
+            #expect(stored.headers[.eTag] == #""11""#)
+        }
+    }
+}

@@ -35,6 +35,7 @@ struct OperationsTests {
             #expect(try await client.send(.get, "/v2/vehicles/\(missing)", token: nil).status == .notFound)
             #expect(try await client.send(.get, "/v1/vehicles?x=1", token: nil).status == .badRequest)
             #expect(try await client.send(.post, "/v2/vehicles", json: "{}", token: nil).status == .unauthorized)
+            #expect(try await client.send(.get, "/no/such/route", token: nil).status == .notFound)
 
             let response = try await client.send(.get, "/metrics", token: nil)
             #expect(response.status == .ok)
@@ -54,6 +55,9 @@ struct OperationsTests {
             #expect(count(method: "POST", route: "/v2/vehicles", status: 201) == "1", "\(text)")
             #expect(count(method: "POST", route: "/v2/vehicles", status: 401) == "1", "\(text)")
             #expect(count(method: "GET", route: "/v1/vehicles", status: 400) == "1", "\(text)")
+            // Hummingbird labels requests no route matches as "NotFound", never with their raw path.
+            #expect(count(method: "GET", route: "NotFound", status: 404) == "1", "\(text)")
+            #expect(!text.contains("/no/such/route"))
             #expect(text.contains("fleetd_http_request_duration_seconds"))
             // Raw IDs never become labels.
             #expect(!text.contains(id))
