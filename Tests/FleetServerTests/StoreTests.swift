@@ -9,6 +9,10 @@ import Logging
 import ModelKit
 import Testing
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// The daemon's store on disk: a corrupt file stops it without being touched, data outlives a daemon, and the
 /// generated token file is private and reused.
 @Suite("Store and token files")
@@ -152,5 +156,61 @@ struct StoreTests {
         configured.token = "configured-token"
         #expect(try FleetDaemon.resolveToken(configured, logger: Self.logger()) == "configured-token")
         #expect(!FileManager.default.fileExists(atPath: configured.tokenFilePath))
+    }
+}
+
+/// `FleetDaemon.run()` for real: it listens on the port it reports, serves, and on cancellation stops and
+/// closes the store, leaving the data for the next daemon.
+@Suite("Running the daemon")
+struct DaemonRunTests {
+    @Test("run() serves on the reported port and shuts down cleanly when cancelled")
+    func runAndCancel() async throws {
+        let folder = ServerFixture.makeFolderURL()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let configuration = StoreTests.configuration(folder)
+        let daemon = try FleetDaemon(
+            configuration: configuration,
+            logger: StoreTests.logger(),
+            token: ServerFixture.token
+        )
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let running = Task {
+            try await daemon.run { port in continuation.yield(port) }
+        }
+        var iterator = ports.makeAsyncIterator()
+        let port = try #require(await iterator.next())
+        #expect(port > 0)
+
+        var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(port)/v2/vehicles")))
+        request.httpMethod = "POST"
+        request.setValue("Bearer \(ServerFixture.token)", forHTTPHeaderField: "Authorization")
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(#"{"plate": "RUN-1", "make": "Volvo", "model": "FH", "modelYear": 2020}"#.utf8)
+        let (_, created) = try await URLSession.shared.data(for: request)
+        #expect((created as? HTTPURLResponse)?.statusCode == 201)
+        let health = try await URLSession.shared.data(
+            from: try #require(URL(string: "http://127.0.0.1:\(port)/health"))
+        )
+        #expect((health.1 as? HTTPURLResponse)?.statusCode == 200)
+
+        running.cancel()
+        if case .failure(let error) = await running.result {
+            Issue.record("run() ended with \(error) instead of shutting down cleanly")
+        }
+        continuation.finish()
+        // Closed and flushed: the write-ahead log was checkpointed into the database file.
+        let wal = configuration.databasePath + "-wal"
+        let walSize = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? NSNumber)?.intValue ?? 0
+        #expect(walSize == 0)
+        let fleet = try await daemon.locator.resolve(FleetService.self)
+        await #expect(throws: FleetError.self) {
+            _ = try await fleet.list(VehicleFilter(), after: nil, limit: nil)
+        }
+
+        let next = try ServerFixture(folder: folder)
+        try await next.withServer(keepingFolder: true) { client async throws in
+            #expect(try await client.listAllV2().vehicles.map(\.plate) == ["RUN-1"])
+        }
+        try await next.daemon.locator.resolve(FleetService.self).close()
     }
 }
