@@ -75,4 +75,31 @@ struct AcceptedInputTests {
             #expect(try await client.send(.get, location, token: nil).decode(V2.Vehicle.self) == vehicle)
         }
     }
+
+    @Test(
+        "lastServiced round-trips with fractional seconds and offsets",
+        arguments: [
+            ("2024-01-02T03:04:05Z", "2024-01-02T03:04:05Z"),
+            ("2024-01-02T03:04:05.250Z", "2024-01-02T03:04:05.250Z"),
+            ("2024-01-02T05:04:05+02:00", "2024-01-02T03:04:05Z"),
+        ]
+    )
+    func lastServicedFormats(input: String, utc: String) async throws {
+        let fixture = try ServerFixture()
+        try await fixture.withServer { client in
+            let created = try await client.createV2(
+                plate: "DATE-1",
+                maintenance: #"{"lastServiced": "\#(input)"}"#
+            )
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions =
+                utc.contains(".") ? [.withInternetDateTime, .withFractionalSeconds] : [.withInternetDateTime]
+            let expected = try #require(formatter.date(from: utc))
+            let lastServiced = try #require(created.maintenance.lastServiced)
+            #expect(abs(lastServiced.timeIntervalSince(expected)) < 0.001)
+            let id = created.id.uuidString.lowercased()
+            let read = try await client.send(.get, "/v2/vehicles/\(id)", token: nil).decode(V2.Vehicle.self)
+            #expect(read == created)
+        }
+    }
 }
