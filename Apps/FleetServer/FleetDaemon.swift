@@ -158,7 +158,11 @@ struct StoreShutdownService: Service {
     func run() async throws {
         try? await gracefulShutdown()
         do {
-            try await service.close()
+            // Closing checkpoints the write-ahead log through an async GRDB write, which refuses to start in a
+            // cancelled task; when the group is cancelled rather than signalled, the store would then be left
+            // open and unflushed. A detached task does not inherit the cancellation.
+            let service = service
+            try await Task.detached { try await service.close() }.value
             logger.info("store closed")
         } catch {
             logger.error("closing the store failed", metadata: ["fleetd.error": "\(error)"])

@@ -88,9 +88,13 @@ public final class StoreVehicleRepository: VehicleRepository {
         if let make = filter.make { predicate = predicate && \.make == make }
         if let modelYear = filter.modelYear { predicate = predicate && \.modelYear == modelYear }
         if let due = filter.due {
-            // Due: flagged, or serviced before the cutoff. Never serviced and not flagged is not due.
+            // Due: flagged, or serviced before the cutoff. Never serviced and not flagged is not due. "Not due" is
+            // spelt out rather than negated: `lastServiced < cutoff` is unknown for a NULL date, and so is its
+            // negation, which would leave never-serviced vehicles out of both lists.
             let isDue: RecordPredicate<VehicleRecord> = \.flagged == true || \.lastServiced < Optional(dueCutoff)
-            predicate = predicate && (due ? isDue : !isDue)
+            let isNotDue: RecordPredicate<VehicleRecord> =
+                \.flagged == false && (\.lastServiced == nil || \.lastServiced >= Optional(dueCutoff))
+            predicate = predicate && (due ? isDue : isNotDue)
         }
         if let plate { predicate = predicate && \.plate > plate }
         var query = Query<VehicleRecord>(predicate).sorted(by: \.plate)

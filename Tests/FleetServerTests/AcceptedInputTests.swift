@@ -1,0 +1,105 @@
+import FleetModels
+import FleetServer
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import ModelKit
+import Testing
+
+/// Inputs at the edges that the daemon must accept: JSON media types with parameters or a `+json` suffix,
+/// percent-encoded query values, plates with spaces in cursors, and the largest and smallest page sizes.
+@Suite("Accepted input at the edges")
+struct AcceptedInputTests {
+    @Test("JSON media types with parameters or a +json suffix are accepted")
+    func jsonMediaTypes() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.withServer { client in
+            let types = ["application/json; charset=utf-8", "APPLICATION/JSON", "application/vnd.fleet+json"]
+            for (index, type) in types.enumerated() {
+                let response = try await client.send(
+                    .post,
+                    "/v2/vehicles",
+                    json: #"{"plate": "MT-\#(index)", "make": "Volvo", "model": "FH", "modelYear": 2020}"#,
+                    headers: [.contentType: type]
+                )
+                #expect(response.status == .created, "\(type): \(response.text)")
+            }
+            let id = try #require(try await client.listAllV2().vehicles.first?.id.uuidString.lowercased())
+            let patch = try await client.send(
+                .patch,
+                "/v2/vehicles/\(id)",
+                json: #"{"model": "FH16", "revision": 1}"#,
+                headers: [.contentType: "application/merge-patch+json"]
+            )
+            #expect(patch.status == .ok, "\(patch.text)")
+        }
+    }
+
+    @Test("percent-encoded filters, plates with spaces across pages, and limits 1 and 500")
+    func encodedQueries() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.withServer { client in
+            let plates = ["AB 1", "AB 2", "AB 3", "ab-1", "Z 9"]
+            for plate in plates.reversed() {
+                _ = try await client.createV2(plate: plate, make: plate == "Z 9" ? "Volvo" : "Mercedes Benz")
+            }
+            let mercedes = try await client.listAllV2("make=Mercedes%20Benz&limit=1")
+            #expect(mercedes.vehicles.map(\.plate) == ["AB 1", "AB 2", "AB 3", "ab-1"])
+            #expect(mercedes.pages == 4)
+            let all = try await client.listAllV2("limit=500")
+            #expect(all.vehicles.map(\.plate) == plates.sorted())
+            #expect(all.pages == 1)
+            let one = try await client.listAllV2("limit=1")
+            #expect(one.vehicles.map(\.plate) == plates.sorted())
+        }
+    }
+
+    @Test("a v2 create with every member, and the Location it answers with")
+    func fullCreate() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.withServer { client in
+            let response = try await client.send(
+                .post,
+                "/v2/vehicles",
+                json:
+                    #"{"plate": "FULL-1", "make": "DAF", "model": "XF", "modelYear": 2100, "maintenance": {"due": true, "lastServiced": "2026-01-02T03:04:05Z"}}"#
+            )
+            #expect(response.status == .created)
+            #expect(response.headers[.contentType] == "application/json")
+            let vehicle = try response.decode(V2.Vehicle.self)
+            #expect(response.headers[.location] == "/v2/vehicles/\(vehicle.id.uuidString.lowercased())")
+            #expect(vehicle.modelYear == 2100)
+            #expect(vehicle.maintenance.due)
+            #expect(vehicle.maintenance.lastServiced == ISO8601DateFormatter().date(from: "2026-01-02T03:04:05Z"))
+            let location = try #require(response.headers[.location])
+            #expect(try await client.send(.get, location, token: nil).decode(V2.Vehicle.self) == vehicle)
+        }
+    }
+
+    @Test(
+        "lastServiced round-trips with fractional seconds and offsets",
+        arguments: [
+            ("2024-01-02T03:04:05Z", "2024-01-02T03:04:05Z"),
+            ("2024-01-02T03:04:05.250Z", "2024-01-02T03:04:05.250Z"),
+            ("2024-01-02T05:04:05+02:00", "2024-01-02T03:04:05Z"),
+        ]
+    )
+    func lastServicedFormats(input: String, utc: String) async throws {
+        let fixture = try ServerFixture()
+        try await fixture.withServer { client in
+            let created = try await client.createV2(
+                plate: "DATE-1",
+                maintenance: #"{"lastServiced": "\#(input)"}"#
+            )
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions =
+                utc.contains(".") ? [.withInternetDateTime, .withFractionalSeconds] : [.withInternetDateTime]
+            let expected = try #require(formatter.date(from: utc))
+            let lastServiced = try #require(created.maintenance.lastServiced)
+            #expect(abs(lastServiced.timeIntervalSince(expected)) < 0.001)
+            let id = created.id.uuidString.lowercased()
+            let read = try await client.send(.get, "/v2/vehicles/\(id)", token: nil).decode(V2.Vehicle.self)
+            #expect(read == created)
+        }
+    }
+}

@@ -1,0 +1,341 @@
+import FleetServer
+import Foundation
+import Logging
+import Testing
+
+/// `FleetConfiguration.load(arguments:environment:)`: flags over environment over file over defaults, both flag
+/// spellings, and errors that name the flag, variable or file key that is wrong.
+@Suite("Configuration")
+struct ConfigurationTests {
+    /// A temporary data directory, removed when the test ends.
+    final class Folder {
+        let path: String
+
+        init() throws {
+            path =
+                FileManager.default.temporaryDirectory.appendingPathComponent("fleetd-config-\(UUID().uuidString)")
+                .path
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        }
+
+        deinit { try? FileManager.default.removeItem(atPath: path) }
+
+        /// Writes `json` to `name` in the folder and returns its path.
+        @discardableResult
+        func write(_ name: String, _ json: String) throws -> String {
+            let file = (path as NSString).appendingPathComponent(name)
+            try Data(json.utf8).write(to: URL(fileURLWithPath: file))
+            return file
+        }
+    }
+
+    static func configuration(
+        _ arguments: [String],
+        _ environment: [String: String]
+    ) throws -> FleetConfiguration {
+        let command = try FleetConfiguration.load(arguments: arguments, environment: environment)
+        guard case .run(let configuration) = command else {
+            Issue.record("expected a configuration to run with, got \(command)")
+            throw ConfigurationError("not a run command")
+        }
+        return configuration
+    }
+
+    /// The error message `load` throws, or `nil` when it succeeds.
+    static func failure(_ arguments: [String], _ environment: [String: String]) -> String? {
+        do {
+            _ = try FleetConfiguration.load(arguments: arguments, environment: environment)
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    @Test("defaults when nothing is given")
+    func defaults() throws {
+        let folder = try Folder()
+        let configuration = try Self.configuration([], ["FLEETD_DATA_DIR": folder.path])
+        #expect(configuration.host == "127.0.0.1")
+        #expect(configuration.port == 8080)
+        #expect(configuration.dataDirectory == folder.path)
+        #expect(configuration.database == nil)
+        #expect(configuration.databasePath == folder.path + "/fleet.sqlite")
+        #expect(configuration.tokenFilePath == folder.path + "/token")
+        #expect(configuration.token == nil)
+        #expect(configuration.maintenanceIntervalMonths == 12)
+        #expect(configuration.maximumBodyBytes == 65536)
+        #expect(configuration.durability == .full)
+        #expect(configuration.logLevel == .info)
+        #expect(configuration.logFormat == .json)
+    }
+
+    @Test("flags beat the environment, which beats the file, which beats the defaults")
+    func precedence() throws {
+        let folder = try Folder()
+        let file = try folder.write(
+            "settings.json",
+            #"""
+            {"host": "file.example", "port": 1111, "maintenanceIntervalMonths": 3, "maxBodyBytes": 4096,
+             "durability": "normal", "logLevel": "debug", "token": "file-token-123"}
+            """#
+        )
+        let environment = [
+            "FLEETD_DATA_DIR": folder.path,
+            "FLEETD_CONFIG": file,
+            "FLEETD_HOST": "env.example",
+            "FLEETD_PORT": "2222",
+            "FLEETD_MAINTENANCE_INTERVAL_MONTHS": "4",
+            "FLEETD_LOG_FORMAT": "text",
+        ]
+        let configuration = try Self.configuration(["--port=3333", "--maintenance-interval-months", "5"], environment)
+        #expect(configuration.port == 3333, "flag over environment and file")
+        #expect(configuration.maintenanceIntervalMonths == 5, "flag over environment and file")
+        #expect(configuration.host == "env.example", "environment over file")
+        #expect(configuration.logFormat == .text, "environment over default")
+        #expect(configuration.maximumBodyBytes == 4096, "file over default")
+        #expect(configuration.durability == .normal, "file over default")
+        #expect(configuration.logLevel == .debug, "file over default")
+        #expect(configuration.token == "file-token-123", "file over default")
+        #expect(configuration.database == nil, "default")
+
+        let fileOnly = try Self.configuration([], ["FLEETD_DATA_DIR": folder.path, "FLEETD_CONFIG": file])
+        #expect(fileOnly.host == "file.example")
+        #expect(fileOnly.port == 1111)
+        #expect(fileOnly.maintenanceIntervalMonths == 3)
+    }
+
+    @Test("--key=value and --key value both work, for every key")
+    func flagForms() throws {
+        let folder = try Folder()
+        let database = folder.path + "/other.sqlite"
+        let separate = try Self.configuration(
+            [
+                "--host", "0.0.0.0", "--port", "9000", "--data-dir", folder.path, "--database", database, "--token",
+                "secret-token", "--maintenance-interval-months", "7", "--max-body-bytes", "1024", "--durability",
+                "normal", "--log-level", "warning", "--log-format", "text",
+            ],
+            [:]
+        )
+        let joined = try Self.configuration(
+            [
+                "--host=0.0.0.0", "--port=9000", "--data-dir=\(folder.path)", "--database=\(database)",
+                "--token=secret-token", "--maintenance-interval-months=7", "--max-body-bytes=1024",
+                "--durability=normal", "--log-level=warning", "--log-format=text",
+            ],
+            [:]
+        )
+        #expect(separate == joined)
+        #expect(separate.host == "0.0.0.0")
+        #expect(separate.port == 9000)
+        #expect(separate.dataDirectory == folder.path)
+        #expect(separate.databasePath == database)
+        #expect(separate.token == "secret-token")
+        #expect(separate.maintenanceIntervalMonths == 7)
+        #expect(separate.maximumBodyBytes == 1024)
+        #expect(separate.durability == .normal)
+        #expect(separate.logLevel == .warning)
+        #expect(separate.logFormat == .text)
+        // A value may itself contain `=`.
+        #expect(try Self.configuration(["--token=abc=defgh"], ["FLEETD_DATA_DIR": folder.path]).token == "abc=defgh")
+    }
+
+    @Test("--help and -h ask for the usage text")
+    func help() throws {
+        #expect(try FleetConfiguration.load(arguments: ["--help"], environment: [:]) == .help)
+        #expect(try FleetConfiguration.load(arguments: ["-h"], environment: [:]) == .help)
+        #expect(try FleetConfiguration.load(arguments: ["--port", "1", "--help"], environment: [:]) == .help)
+        #expect(FleetConfiguration.usage.contains("--max-body-bytes"))
+        #expect(FleetConfiguration.usage.contains("FLEETD_DATA_DIR"))
+    }
+
+    @Test("unknown flags, stray arguments and missing values are refused by name")
+    func badArguments() throws {
+        let folder = try Folder()
+        let environment = ["FLEETD_DATA_DIR": folder.path]
+        let unknown = try #require(Self.failure(["--colour", "red"], environment))
+        #expect(unknown.contains("--colour"))
+        let unknownJoined = try #require(Self.failure(["--colour=red"], environment))
+        #expect(unknownJoined.contains("--colour"))
+        let stray = try #require(Self.failure(["serve"], environment))
+        #expect(stray.contains("'serve'"))
+        let missing = try #require(Self.failure(["--port"], environment))
+        #expect(missing.contains("--port needs a value"))
+        let missingLast = try #require(Self.failure(["--host", "localhost", "--log-level"], environment))
+        #expect(missingLast.contains("--log-level needs a value"))
+    }
+
+    @Test(
+        "bad flag values name the flag",
+        arguments: [
+            (["--port=70000"], "port"),
+            (["--port", "eighty"], "port"),
+            (["--port=-1"], "port"),
+            (["--max-body-bytes=10"], "max-body-bytes"),
+            (["--max-body-bytes=999999999999"], "max-body-bytes"),
+            (["--maintenance-interval-months=0"], "maintenance-interval-months"),
+            (["--log-level=loud"], "log-level"),
+            (["--log-format=xml"], "log-format"),
+            (["--durability=eventual"], "durability"),
+            (["--token=short"], "token"),
+            (["--host="], "host"),
+            (["--database="], "database"),
+        ]
+    )
+    func badFlagValues(arguments: [String], name: String) throws {
+        let folder = try Folder()
+        let message = try #require(Self.failure(arguments, ["FLEETD_DATA_DIR": folder.path]))
+        #expect(message.hasPrefix(name), "\(message)")
+    }
+
+    @Test(
+        "bad environment values name the variable",
+        arguments: [
+            ("FLEETD_PORT", "abc"),
+            ("FLEETD_MAX_BODY_BYTES", "1"),
+            ("FLEETD_MAINTENANCE_INTERVAL_MONTHS", "601"),
+            ("FLEETD_LOG_LEVEL", "verbose"),
+            ("FLEETD_DURABILITY", "off"),
+            ("FLEETD_TOKEN", "tiny"),
+        ]
+    )
+    func badEnvironmentValues(variable: String, value: String) throws {
+        let folder = try Folder()
+        let message = try #require(Self.failure([], ["FLEETD_DATA_DIR": folder.path, variable: value]))
+        #expect(message.hasPrefix("\(variable): "), "\(message)")
+    }
+
+    @Test(
+        "bad file values name the file and the key",
+        arguments: [
+            (#"{"port": 123456}"#, "port"),
+            (#"{"port": "http"}"#, "port"),
+            (#"{"maxBodyBytes": 100}"#, "maxBodyBytes"),
+            (#"{"maintenanceIntervalMonths": -3}"#, "maintenanceIntervalMonths"),
+            (#"{"logLevel": "chatty"}"#, "logLevel"),
+            (#"{"durability": "sometimes"}"#, "durability"),
+            (#"{"port": [8080]}"#, "port"),
+        ]
+    )
+    func badFileValues(json: String, key: String) throws {
+        let folder = try Folder()
+        // The default file in the data directory is read when it exists.
+        let file = try folder.write("fleetd.json", json)
+        let message = try #require(Self.failure([], ["FLEETD_DATA_DIR": folder.path]))
+        #expect(message.contains(file), "\(message)")
+        #expect(message.contains(key), "\(message)")
+    }
+
+    @Test("a flag or variable overrides a bad file value only when the file is otherwise fine")
+    func flagOverridesBadFileValue() throws {
+        let folder = try Folder()
+        try folder.write("fleetd.json", #"{"port": "not a port"}"#)
+        // The file's port is never applied when a flag gives one.
+        let configuration = try Self.configuration(["--port=1234"], ["FLEETD_DATA_DIR": folder.path])
+        #expect(configuration.port == 1234)
+    }
+
+    @Test("the configuration file: unknown keys, bad JSON, not an object, missing explicit file")
+    func fileErrors() throws {
+        let folder = try Folder()
+        let environment = ["FLEETD_DATA_DIR": folder.path]
+
+        let unknown = try folder.write("unknown.json", #"{"port": 1, "colour": "red"}"#)
+        let unknownMessage = try #require(Self.failure(["--config", unknown], environment))
+        #expect(unknownMessage.contains("unknown key 'colour'"), "\(unknownMessage)")
+        #expect(unknownMessage.contains(unknown))
+
+        let broken = try folder.write("broken.json", #"{"port": "#)
+        let brokenMessage = try #require(Self.failure(["--config=\(broken)"], environment))
+        #expect(brokenMessage.contains("not valid JSON"), "\(brokenMessage)")
+
+        let array = try folder.write("array.json", "[1, 2]")
+        let arrayMessage = try #require(Self.failure(["--config", array], environment))
+        #expect(arrayMessage.contains("must hold a JSON object"), "\(arrayMessage)")
+
+        let absent = folder.path + "/absent.json"
+        let absentFlag = try #require(Self.failure(["--config", absent], environment))
+        #expect(absentFlag.contains(absent) && absentFlag.contains("does not exist"), "\(absentFlag)")
+        var withVariable = environment
+        withVariable["FLEETD_CONFIG"] = absent
+        let absentVariable = try #require(Self.failure([], withVariable))
+        #expect(absentVariable.contains("does not exist"), "\(absentVariable)")
+
+        // Without an explicit file, a missing default file is fine.
+        #expect(Self.failure([], environment) == nil)
+    }
+
+    @Test("the default configuration file is looked up in the data directory the flag gives")
+    func defaultFileFollowsDataDirectory() throws {
+        let folder = try Folder()
+        let other = try Folder()
+        try folder.write("fleetd.json", #"{"port": 4444, "logFormat": "text"}"#)
+        let configuration = try Self.configuration(["--data-dir", folder.path], ["FLEETD_DATA_DIR": other.path])
+        #expect(configuration.dataDirectory == folder.path)
+        #expect(configuration.port == 4444)
+        #expect(configuration.logFormat == .text)
+        #expect(try Self.configuration([], ["FLEETD_DATA_DIR": other.path]).port == 8080)
+    }
+
+    @Test(
+        "a PostgreSQL database is refused with a clear error, from any source",
+        arguments: ["postgres://fleet@localhost/fleet", "postgresql://localhost:5432/fleet"]
+    )
+    func postgresNotAvailable(url: String) throws {
+        let folder = try Folder()
+        let environment = ["FLEETD_DATA_DIR": folder.path]
+        for (arguments, extra) in [(["--database", url], [:]), ([], ["FLEETD_DATABASE": url])] {
+            let message = try #require(Self.failure(arguments, environment.merging(extra) { $1 }))
+            #expect(message.contains("PostgreSQL is not available yet"), "\(message)")
+        }
+        try folder.write("fleetd.json", #"{"database": "\#(url)"}"#)
+        let fromFile = try #require(Self.failure([], environment))
+        #expect(fromFile.contains("PostgreSQL is not available yet"), "\(fromFile)")
+    }
+
+    @Test("the default data directory: FLEETD_DATA_DIR, else XDG_DATA_HOME/fleetd, else HOME/.local/share/fleetd")
+    func defaultDataDirectory() throws {
+        let home = try Folder()
+        let xdg = try Folder()
+        let explicit = try Folder()
+        #expect(
+            FleetConfiguration.defaultDataDirectory(environment: [
+                "FLEETD_DATA_DIR": explicit.path, "XDG_DATA_HOME": xdg.path, "HOME": home.path,
+            ]) == explicit.path
+        )
+        #expect(
+            FleetConfiguration.defaultDataDirectory(environment: ["XDG_DATA_HOME": xdg.path, "HOME": home.path])
+                == xdg.path + "/fleetd"
+        )
+        #expect(
+            FleetConfiguration.defaultDataDirectory(environment: ["HOME": home.path])
+                == home.path + "/.local/share/fleetd"
+        )
+        // Empty variables count as unset.
+        #expect(
+            FleetConfiguration.defaultDataDirectory(environment: [
+                "FLEETD_DATA_DIR": "", "XDG_DATA_HOME": "", "HOME": home.path,
+            ]) == home.path + "/.local/share/fleetd"
+        )
+
+        let loaded = try Self.configuration([], ["XDG_DATA_HOME": xdg.path, "HOME": home.path])
+        #expect(loaded.dataDirectory == xdg.path + "/fleetd")
+        #expect(loaded.databasePath == xdg.path + "/fleetd/fleet.sqlite")
+        #expect(loaded.tokenFilePath == xdg.path + "/fleetd/token")
+        let fromHome = try Self.configuration([], ["HOME": home.path])
+        #expect(fromHome.dataDirectory == home.path + "/.local/share/fleetd")
+        #expect(FleetConfiguration(environment: ["HOME": home.path]).dataDirectory == fromHome.dataDirectory)
+    }
+
+    @Test("fleetd's entry point exits 2 on a bad configuration and 0 for --help")
+    func entryPointExitCodes() async throws {
+        let folder = try Folder()
+        #expect(await FleetDaemon.main(arguments: ["--port=none"], environment: ["FLEETD_DATA_DIR": folder.path]) == 2)
+        #expect(
+            await FleetDaemon.main(
+                arguments: ["--database", "postgres://x"],
+                environment: ["FLEETD_DATA_DIR": folder.path]
+            ) == 2
+        )
+        #expect(await FleetDaemon.main(arguments: ["--help"], environment: [:]) == 0)
+    }
+}
