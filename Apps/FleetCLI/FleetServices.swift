@@ -46,12 +46,12 @@ final class FleetServices: Sendable {
         let credentials = Credentials(
             token: Self.token(options: options, environment: chosen, url: environment.baseURL, context: context)
         )
-        // AsyncHTTPClient retries a refused connection until the connect timeout; a daemon on loopback answers a
-        // connect at once or not at all, so there the timeout is short and "is it running?" comes quickly.
-        let connectTimeout =
-            FleetPaths.isLoopback(environment.baseURL)
-            ? min(context.connectTimeout, .seconds(1)) : context.connectTimeout
-        let transports = TransportHolder(connectTimeout: connectTimeout)
+        // A daemon on loopback answers a connect at once or not at all: there a refused connection is final (no
+        // retries until the connect timeout), so "is it running?" comes at once.
+        let transports = TransportHolder(
+            connectTimeout: context.connectTimeout,
+            retries: !FleetPaths.isLoopback(environment.baseURL)
+        )
         let locator = Locator(name: "fleet")
         do {
             try locator.register(configuration)
@@ -146,9 +146,11 @@ final class FleetServices: Sendable {
 private final class TransportHolder: Sendable {
     private let transport = Mutex<AsyncHTTPClientTransport?>(nil)
     private let connectTimeout: Duration
+    private let retries: Bool
 
-    init(connectTimeout: Duration) {
+    init(connectTimeout: Duration, retries: Bool) {
         self.connectTimeout = connectTimeout
+        self.retries = retries
     }
 
     func make() -> AsyncHTTPClientTransport {
@@ -156,6 +158,7 @@ private final class TransportHolder: Sendable {
             if let transport { return transport }
             var configuration = AsyncHTTPClientTransport.Configuration()
             configuration.connectTimeout = connectTimeout
+            configuration.retriesConnectionEstablishment = retries
             let created = AsyncHTTPClientTransport(configuration: configuration)
             transport = created
             return created

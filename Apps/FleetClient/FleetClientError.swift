@@ -208,19 +208,11 @@ extension FleetClientError {
         }
     }
 
-    /// Whether a transport failure means nothing is listening: connection refused, connect timeout, host down.
+    /// Whether a transport failure means the daemon cannot be reached: nothing listens (RequestKit's
+    /// `connectionRefused`), or the connection was not established in time.
     static func isUnreachable(_ error: RequestKitError) -> Bool {
-        if error.code == .timedOut, error.reason.contains("connection") { return true }
-        guard error.code == .transportFailed || error.code == .timedOut, let underlying = error.underlying else {
-            return false
-        }
-        let text = String(reflecting: underlying).lowercased()
-        let markers = [
-            "connection refused", "econnrefused", "errnocode: 111", "errno: 111", "connectionrefused",
-            "connecttimeout", "host is unreachable", "network is unreachable", "no route to host",
-            "econnreset: connect", "connect(descriptor",
-        ]
-        return markers.contains { text.contains($0) }
+        if error.code == .connectionRefused { return true }
+        return error.code == .timedOut && error.reason.contains("connection")
     }
 
     /// `http://host:port` of a URL, for messages.

@@ -24,7 +24,7 @@ struct FleetClientTests {
         _ body: (FleetClient) async throws -> Result
     ) async throws -> Result {
         var transportSettings = AsyncHTTPClientTransport.Configuration()
-        transportSettings.connectTimeout = .seconds(1)
+        transportSettings.retriesConnectionEstablishment = false
         return try await AsyncHTTPClientTransport.withTransport(configuration: transportSettings) { transport in
             var settings = RequestClient.Configuration()
             settings.middleware = [FleetClient.authorizationDecorator(token: token)]
