@@ -58,14 +58,14 @@ public final class FleetService: Sendable {
         after plate: String?,
         limit: Int?
     ) async throws(FleetError) -> VehicleListPage {
-        let time = now()
+        let cutoff = policy.cutoff(at: now())
         let fetched = try await repository.vehicles(
             matching: filter,
-            dueCutoff: policy.cutoff(at: time),
+            dueCutoff: cutoff,
             after: plate,
             limit: limit.map { $0 + 1 }
         )
-        var vehicles = fetched.map { policy.applied(to: $0, at: time) }
+        var vehicles = fetched.map { policy.applied(to: $0, cutoff: cutoff) }
         var continueAfter: String?
         if let limit, vehicles.count > limit {
             vehicles.removeLast(vehicles.count - limit)

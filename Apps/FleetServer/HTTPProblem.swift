@@ -93,8 +93,19 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
-/// The JSON settings of every response: ModelKit's model coding (sorted keys, ISO 8601 dates).
+/// The JSON settings of every response: ModelKit's model coding (sorted keys, ISO 8601 dates). Vehicles and pages
+/// are written from their hand-built `jsonValue` (same bytes, a fraction of `JSONEncoder`'s cost).
 enum JSONCoding {
+    static func response(_ json: JSONValue, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        var fields = headers
+        fields[.contentType] = "application/json"
+        return Response(
+            status: status,
+            headers: fields,
+            body: ResponseBody(byteBuffer: ByteBuffer(string: json.formatted()))
+        )
+    }
+
     static let encoder = ModelCoding.makeEncoder()
 
     static func response(

@@ -15,7 +15,7 @@ struct V1Routes {
         registry.add(group, .get, "/vehicles", prefix: "/v1") { request, _ in
             _ = try RouteInput.query(request, allowed: [])
             let page = try await service.list(VehicleFilter(), after: nil, limit: nil)
-            return try JSONCoding.response(page.vehicles.map(V1.Vehicle.init(canonical:)))
+            return JSONCoding.response(.array(page.vehicles.map { V1.Vehicle(canonical: $0).jsonValue }))
         }
         registry.add(group, .post, "/vehicles", prefix: "/v1") { request, _ in
             let input = try await RequestBodies.decode(
@@ -25,15 +25,15 @@ struct V1Routes {
                 maximumBytes: maximumBytes
             )
             let created = try await service.create(input.makeVehicle())
-            return try JSONCoding.response(
-                V1.Vehicle(canonical: created),
+            return JSONCoding.response(
+                V1.Vehicle(canonical: created).jsonValue,
                 status: .created,
                 headers: RouteInput.location(1, created.id)
             )
         }
         registry.add(group, .get, "/vehicles/:id", prefix: "/v1") { _, context in
             let vehicle = try await service.vehicle(try RouteInput.vehicleID(context))
-            return try JSONCoding.response(V1.Vehicle(canonical: vehicle))
+            return JSONCoding.response(V1.Vehicle(canonical: vehicle).jsonValue)
         }
         registry.add(group, .put, "/vehicles/:id", prefix: "/v1") { request, context in
             let id = try RouteInput.vehicleID(context)
@@ -44,7 +44,7 @@ struct V1Routes {
                 maximumBytes: maximumBytes
             )
             let updated = try await service.update(id, check: .none, newPlate: input.tag) { input.applied(to: $0) }
-            return try JSONCoding.response(V1.Vehicle(canonical: updated))
+            return JSONCoding.response(V1.Vehicle(canonical: updated).jsonValue)
         }
         registry.add(group, .delete, "/vehicles/:id", prefix: "/v1") { _, context in
             try await service.delete(try RouteInput.vehicleID(context), check: .none)

@@ -20,7 +20,7 @@ struct V2Routes {
                 items: page.vehicles.map(V2.Vehicle.init(canonical:)),
                 nextCursor: page.continueAfter.map(Cursor.encode)
             )
-            return try JSONCoding.response(body)
+            return JSONCoding.response(body.jsonValue)
         }
         registry.add(group, .post, "/vehicles", prefix: "/v2") { request, _ in
             let input = try await RequestBodies.decode(
@@ -32,12 +32,12 @@ struct V2Routes {
             let created = try await service.create(input.makeVehicle())
             var headers = RouteInput.location(2, created.id)
             headers[.eTag] = ETag.make(created.revision)
-            return try JSONCoding.response(V2.Vehicle(canonical: created), status: .created, headers: headers)
+            return JSONCoding.response(V2.Vehicle(canonical: created).jsonValue, status: .created, headers: headers)
         }
         registry.add(group, .get, "/vehicles/:id", prefix: "/v2") { _, context in
             let vehicle = try await service.vehicle(try RouteInput.vehicleID(context))
-            return try JSONCoding.response(
-                V2.Vehicle(canonical: vehicle),
+            return JSONCoding.response(
+                V2.Vehicle(canonical: vehicle).jsonValue,
                 headers: [.eTag: ETag.make(vehicle.revision)]
             )
         }
@@ -73,8 +73,8 @@ struct V2Routes {
                 )
             }
             let updated = try await service.update(id, check: check, newPlate: patch.plate) { patch.applied(to: $0) }
-            return try JSONCoding.response(
-                V2.Vehicle(canonical: updated),
+            return JSONCoding.response(
+                V2.Vehicle(canonical: updated).jsonValue,
                 headers: [.eTag: ETag.make(updated.revision)]
             )
         }

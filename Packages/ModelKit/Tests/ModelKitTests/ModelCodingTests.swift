@@ -77,4 +77,15 @@ struct ModelCodingTests {
         let data = try ModelCoding.encode(Snake())
         #expect(String(decoding: data, as: UTF8.self) == #"{"modelYear":1,"plate_number":"x"}"#)
     }
+
+    @Test func timestampIsTheTextTheEncoderWrites() throws {
+        struct Stamp: Encodable { var at: Date }
+        for seconds in [0.0, 1_700_000_000.123, -62_135_596_800, 253_402_300_799.999, 951_782_400.5] {
+            let date = Date(timeIntervalSince1970: seconds)
+            let encoded = String(decoding: try ModelCoding.encode(Stamp(at: date)), as: UTF8.self)
+            let text = try #require(ModelCoding.timestamp(date))
+            #expect(encoded == #"{"at":"\#(text)"}"#)
+        }
+        #expect(ModelCoding.timestamp(Date(timeIntervalSince1970: 253_402_300_800)) == nil, "year 10000")
+    }
 }
