@@ -43,6 +43,20 @@ extension PersistenceService {
         return try decode(FetchedRowsCursor(try await rows(for: query, overlaidWith: pending)))
     }
 
+    /// Reads the rows matching a query through `decode` on the calling thread, in the caller's isolation, when
+    /// nothing is pending for the entity and the backend can read now without waiting for a write or another read
+    /// (``StoreBackend/fetchOnCallingThread(_:reading:)``); `nil`, having read nothing, otherwise.
+    @usableFromInline
+    func readOnCallingThread<Result>(
+        _ query: RowQuery,
+        decode: (any StoreCursor) throws(StoreError) -> Result
+    ) throws(StoreError) -> Result? {
+        try context.checkReady()
+        try query.validate()
+        guard overlay().changes(of: query.entity.name).isEmpty else { return nil }
+        return try context.backend.fetchOnCallingThread(query, reading: decode)
+    }
+
     /// The stored rows matching a query overlaid with pending changes of its entity.
     private func rows(
         for query: RowQuery,

@@ -92,12 +92,26 @@ extension PersistenceService {
     }
 
     /// Fetches matching records and maps each to a plain value in one step (the seed's fetch-transform).
+    ///
+    /// `transform` runs in the caller's isolation. When the backend can read on the calling thread (a SQLite file
+    /// with a reader free; a read never waits for a write) and nothing unsaved is pending for the entity, each
+    /// record is transformed as soon as it is decoded, without an array of records in between; otherwise the
+    /// records are fetched first and then transformed. Either way the result is the same; when a stored value
+    /// cannot be decoded the fetch throws ``StoreError/Kind/corruptValue``, and `transform` may already have been
+    /// called for the records before it.
     @inlinable
     nonisolated(nonsending) public func fetch<R: Record, T>(
         _ query: Query<R> = Query<R>(),
         transform: (R) -> T
     ) async throws(StoreError) -> [T] {
-        try await records(for: query).map(transform)
+        let schema = R.schema
+        let rowQuery = query.rowQuery
+        let values = try readOnCallingThread(rowQuery) { cursor throws(StoreError) in
+            try schema.records(from: cursor, transform: transform)
+        }
+        if let values { return values }
+        return try await read(rowQuery) { cursor throws(StoreError) in try schema.records(from: cursor) }
+            .map(transform)
     }
 
     /// Fetches matching records and hands them, immutable, to `process`; returns what it returns.
@@ -237,12 +251,17 @@ extension PersistenceService {
 
     // MARK: - Helpers
 
-    /// Matching records, decoded straight from the backend's cursor (or from the rows overlaid with unsaved
-    /// changes when there are any).
+    /// Matching records, decoded straight from the backend's cursor, on the calling thread when the backend can
+    /// read there (or from the rows overlaid with unsaved changes when there are any).
     @inlinable
     nonisolated(nonsending) func records<R: Record>(for query: Query<R>) async throws(StoreError) -> [R] {
         let schema = R.schema
-        return try await read(query.rowQuery) { cursor throws(StoreError) in try schema.records(from: cursor) }
+        let rowQuery = query.rowQuery
+        let records = try readOnCallingThread(rowQuery) { cursor throws(StoreError) in
+            try schema.records(from: cursor)
+        }
+        if let records { return records }
+        return try await read(rowQuery) { cursor throws(StoreError) in try schema.records(from: cursor) }
     }
 
     @inlinable

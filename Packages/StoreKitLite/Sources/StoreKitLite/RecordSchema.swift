@@ -93,7 +93,17 @@ public struct RecordSchema<Root: Record>: Sendable {
     ///   same error ``record(from:)`` reports for the same row); the cursor's errors.
     @inlinable
     public func records(from cursor: any StoreCursor) throws(StoreError) -> [Root] {
-        var records: [Root] = []
+        try records(from: cursor) { $0 }
+    }
+
+    /// Rebuilds the record of every row left in a cursor and maps it with `transform` as it goes, so that no
+    /// array of records is built when only the transformed values are wanted.
+    ///
+    /// `transform` is called once per row, in order, right after the row is decoded: when a later row fails to
+    /// decode, it has already been called for the rows before.
+    @inlinable
+    func records<T>(from cursor: any StoreCursor, transform: (Root) -> T) throws(StoreError) -> [T] {
+        var values: [T] = []
         while let id = try cursor.next() {
             var record = Root(id: ModelID(uuid: id))
             let columnCount = cursor.columnCount
@@ -117,8 +127,8 @@ public struct RecordSchema<Root: Record>: Sendable {
                     detail: "column \(columns[index].name) holds \(cursor.value(at: index))"
                 )
             }
-            records.append(record)
+            values.append(transform(record))
         }
-        return records
+        return values
     }
 }

@@ -18,6 +18,10 @@ public import Foundation
 ///   returning them, so records are decoded straight from the result (the hot read path). The closure is called
 ///   once, and the cursor must give exactly the rows, order, revisions and values ``fetch(_:)`` returns. The
 ///   default fetches the rows and reads them from memory; an engine with a result cursor reads from it directly.
+/// - ``fetchOnCallingThread(_:reading:)`` does what ``fetch(_:reading:)`` does, synchronously on the calling
+///   thread, when the backend can read without waiting for a write or for another read; otherwise it returns `nil`
+///   having done nothing. The reading closure then runs in the caller's isolation, so the service decodes and
+///   transforms records in one pass. The default returns `nil`.
 /// - ``count(_:excluding:)`` counts the rows ``fetch(_:)`` would return if the rows with the given IDs were not
 ///   stored, without fetching them (an SQL backend runs `COUNT(*)` with the predicate pushed down). Sort keys do
 ///   not matter; offset and limit apply as ``RowQuery/slicedCount(_:)`` does. The default fetches and counts.
@@ -40,6 +44,13 @@ public protocol StoreBackend: Sendable {
         _ query: RowQuery,
         reading read: @escaping @Sendable (any StoreCursor) throws(StoreError) -> Result
     ) async throws(StoreError) -> Result
+    /// Runs a query on the calling thread and hands its rows, through a cursor valid only during the call, to
+    /// `read`; `nil`, having done nothing, when the backend cannot read now without waiting for a write or another
+    /// read (the caller then uses ``fetch(_:reading:)``).
+    func fetchOnCallingThread<Result>(
+        _ query: RowQuery,
+        reading read: (any StoreCursor) throws(StoreError) -> Result
+    ) throws(StoreError) -> Result?
     /// Counts the rows `fetch(query)` would return if the rows with the IDs in `excluded` were not stored.
     func count(_ query: RowQuery, excluding excluded: [UUID]) async throws(StoreError) -> Int
     /// Fetches rows by ID.
@@ -60,6 +71,14 @@ extension StoreBackend {
         reading read: @escaping @Sendable (any StoreCursor) throws(StoreError) -> Result
     ) async throws(StoreError) -> Result {
         try read(FetchedRowsCursor(try await fetch(query)))
+    }
+
+    /// Returns `nil`: a backend reads on the calling thread only when it says so.
+    public func fetchOnCallingThread<Result>(
+        _ query: RowQuery,
+        reading read: (any StoreCursor) throws(StoreError) -> Result
+    ) throws(StoreError) -> Result? {
+        nil
     }
 
     /// Fetches the matching rows and counts those not excluded: correct for any backend, but it reads every row.

@@ -49,9 +49,15 @@ public final class SQLiteBackend: StoreBackend {
     private let insertTexts = SQLiteWriter.InsertTexts()
     /// Writes submitted to the writer connection and not finished yet (see ``apply(_:)``).
     private let pendingWrites = Locked(0)
+    /// Reads of this backend in flight, on the calling thread or on GRDB's reader queues (see
+    /// ``fetchOnCallingThread(_:reading:)``).
+    private let readsInFlight = Locked(0)
 
     /// The largest batch (in rows) committed on the calling thread when the writer is idle.
     static let callingThreadRowLimit = 64
+    /// The most reader connections a file's pool opens (GRDB's default, set explicitly because
+    /// ``fetchOnCallingThread(_:reading:)`` relies on it).
+    static let maximumReaderCount = 5
     /// The busy timeout every connection is opened with, in milliseconds.
     static let busyTimeoutMilliseconds: Int32 = 10_000
 
@@ -224,6 +230,37 @@ public final class SQLiteBackend: StoreBackend {
         }
     }
 
+    /// Reads on the calling thread when the store is a file and a pool reader is free, so the reading closure runs
+    /// in the caller's isolation and the caller never suspends; `nil` for an in-memory store (its one connection
+    /// also writes, so a read could wait for a write) and when every reader may be busy.
+    ///
+    /// A read in WAL mode never waits for a write, and a reader is claimed only while fewer reads than the pool
+    /// has readers are in flight, so the calling thread never waits for another read either: it is busy only for
+    /// its own read (and, the first time, for opening a reader connection).
+    public func fetchOnCallingThread<Result>(
+        _ query: RowQuery,
+        reading read: (any StoreCursor) throws(StoreError) -> Result
+    ) throws(StoreError) -> Result? {
+        guard case .file = location, let pool = writer.withLock({ $0 }) as? DatabasePool else { return nil }
+        try query.validate()
+        let claimed = readsInFlight.withLock { reads in
+            guard reads < Self.maximumReaderCount else { return false }
+            reads += 1
+            return true
+        }
+        guard claimed else { return nil }
+        defer { readsInFlight.withLock { $0 -= 1 } }
+        let select = SQLQuery(query)
+        let columnCount = query.entity.columns.count
+        do {
+            return try pool.read { db in
+                try SQLiteReader.read(select, columnCount: columnCount, in: db, reading: read)
+            }
+        } catch {
+            throw failure(error, operation: "read")
+        }
+    }
+
     public func count(_ query: RowQuery, excluding excluded: [UUID]) async throws(StoreError) -> Int {
         try query.validate()
         let count = SQLQuery.count(query)
@@ -313,6 +350,7 @@ public final class SQLiteBackend: StoreBackend {
             }
         }
         configuration.busyMode = .timeout(TimeInterval(Self.busyTimeoutMilliseconds) / 1000)
+        configuration.maximumReaderCount = Self.maximumReaderCount
         let database: any DatabaseWriter
         do {
             switch location {
@@ -366,6 +404,8 @@ public final class SQLiteBackend: StoreBackend {
 
     private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
         let database = try database()
+        readsInFlight.withLock { $0 += 1 }
+        defer { readsInFlight.withLock { $0 -= 1 } }
         do {
             return try await database.read(body)
         } catch {

@@ -17,8 +17,9 @@ public import StoreKitLite
 /// optimistic-concurrency conflicts naming every conflicting record, duplicate IDs, query semantics against the
 /// in-memory reference (fixed cases and a seeded property-based comparison on random data with `NULL`s, mixed
 /// case and boundary values), counts with excluded IDs against the same reference, cursor reads
-/// (``StoreKitLite/StoreBackend/fetch(_:reading:)``) that give exactly the fetched rows, and commit observation
-/// (once per commit, in order).
+/// (``StoreKitLite/StoreBackend/fetch(_:reading:)``) and calling-thread reads
+/// (``StoreKitLite/StoreBackend/fetchOnCallingThread(_:reading:)``) that give exactly the fetched rows, and commit
+/// observation (once per commit, in order).
 public enum BackendConformance {
     /// One named check.
     public struct Check: Sendable, CustomStringConvertible {
@@ -62,6 +63,10 @@ public enum BackendConformance {
         Check(
             name: "a cursor reads exactly the rows, order, revisions and values a fetch returns",
             body: ConformanceChecks.cursorReads
+        ),
+        Check(
+            name: "a calling-thread read, when the backend offers one, reads exactly the rows a fetch returns",
+            body: ConformanceChecks.callingThreadReads
         ),
         Check(
             name: "counts match the in-memory evaluation, with and without excluded IDs",

@@ -341,6 +341,28 @@ enum ConformanceChecks {
         }
     }
 
+    static func callingThreadReads(_ backend: any StoreBackend) async throws {
+        try await backend.migrate(to: model)
+        var random = SplitMix64(seed: 0x5EED_5702_E000_0004)
+        try await insert((0..<100).map { _ in RandomData.row(using: &random) }, into: backend)
+        for round in 0..<20 {
+            let query = round == 0 ? RowQuery(entity: items) : RandomData.query(entity: items, using: &random)
+            let expected = try await backend.fetch(query)
+            let read = try backend.fetchOnCallingThread(query) { cursor throws(StoreError) in
+                var rows: [StoreRow] = []
+                while let id = try cursor.next() {
+                    let values = (0..<cursor.columnCount).map(cursor.value)
+                    rows.append(StoreRow(id: id, revision: cursor.revision, values: values))
+                }
+                return rows
+            }
+            // A backend may decline (`nil`); when it reads, it must read what a fetch returns.
+            if let read {
+                try expect(read == expected, "calling-thread read \(round) differs from the fetched rows")
+            }
+        }
+    }
+
     static func counts(_ backend: any StoreBackend) async throws {
         try await backend.migrate(to: model)
         var random = SplitMix64(seed: 0x5EED_C0DE_0000_0002)
