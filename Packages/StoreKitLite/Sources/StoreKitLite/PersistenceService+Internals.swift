@@ -101,7 +101,11 @@ extension PersistenceService {
         let missing = ids.filter { pending[$0] == nil }
         var stored: [UUID: StoreRow] = [:]
         if !missing.isEmpty {
-            for row in try await context.backend.fetch(ids: missing, of: entity) {
+            var rows = try context.backend.fetchOnCallingThread(ids: missing, of: entity)
+            if rows == nil {
+                rows = try await context.backend.fetch(ids: missing, of: entity)
+            }
+            for row in rows ?? [] {
                 stored[row.id] = row
             }
         }

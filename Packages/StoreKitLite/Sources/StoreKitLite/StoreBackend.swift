@@ -21,7 +21,8 @@ public import Foundation
 /// - ``fetchOnCallingThread(_:reading:)`` does what ``fetch(_:reading:)`` does, synchronously on the calling
 ///   thread, when the backend can read without waiting for a write or for another read; otherwise it returns `nil`
 ///   having done nothing. The reading closure then runs in the caller's isolation, so the service decodes and
-///   transforms records in one pass. The default returns `nil`.
+///   transforms records in one pass. The default returns `nil`. ``fetchOnCallingThread(ids:of:)`` is the same
+///   for ``fetch(ids:of:)`` (a read by primary key, where the hop to a reader queue costs more than the read).
 /// - ``count(_:excluding:)`` counts the rows ``fetch(_:)`` would return if the rows with the given IDs were not
 ///   stored, without fetching them (an SQL backend runs `COUNT(*)` with the predicate pushed down). Sort keys do
 ///   not matter; offset and limit apply as ``RowQuery/slicedCount(_:)`` does. The default fetches and counts.
@@ -51,6 +52,9 @@ public protocol StoreBackend: Sendable {
         _ query: RowQuery,
         reading read: (any StoreCursor) throws(StoreError) -> Result
     ) throws(StoreError) -> Result?
+    /// Fetches rows by ID on the calling thread; `nil`, having done nothing, when the backend cannot read now
+    /// without waiting for a write or another read (the caller then uses ``fetch(ids:of:)``).
+    func fetchOnCallingThread(ids: [UUID], of entity: EntityDescription) throws(StoreError) -> [StoreRow]?
     /// Counts the rows `fetch(query)` would return if the rows with the IDs in `excluded` were not stored.
     func count(_ query: RowQuery, excluding excluded: [UUID]) async throws(StoreError) -> Int
     /// Fetches rows by ID.
@@ -78,6 +82,11 @@ extension StoreBackend {
         _ query: RowQuery,
         reading read: (any StoreCursor) throws(StoreError) -> Result
     ) throws(StoreError) -> Result? {
+        nil
+    }
+
+    /// Returns `nil`: a backend reads on the calling thread only when it says so.
+    public func fetchOnCallingThread(ids: [UUID], of entity: EntityDescription) throws(StoreError) -> [StoreRow]? {
         nil
     }
 

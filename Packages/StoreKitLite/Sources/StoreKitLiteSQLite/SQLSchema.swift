@@ -5,7 +5,9 @@ import StoreKitLite
 /// (SQLite does not accept parameters in DDL).
 enum SQLSchema {
     static func quoted(_ identifier: String) -> String {
-        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        // Names rarely hold a quote; skipping Foundation's replace then keeps per-query SQL text cheap.
+        guard identifier.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + identifier + "\"" }
+        return "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     static func statement(for step: MigrationStep) -> String {

@@ -241,8 +241,25 @@ public final class SQLiteBackend: StoreBackend {
         _ query: RowQuery,
         reading read: (any StoreCursor) throws(StoreError) -> Result
     ) throws(StoreError) -> Result? {
-        guard case .file = location, let pool = writer.withLock({ $0 }) as? DatabasePool else { return nil }
         try query.validate()
+        let select = SQLQuery(query)
+        let columnCount = query.entity.columns.count
+        return try readOnCallingThread { db in
+            try SQLiteReader.read(select, columnCount: columnCount, in: db, reading: read)
+        }
+    }
+
+    /// Fetches rows by ID on the calling thread under the same conditions as
+    /// ``fetchOnCallingThread(_:reading:)``: a file store with a pool reader free; `nil` otherwise.
+    public func fetchOnCallingThread(ids: [UUID], of entity: EntityDescription) throws(StoreError) -> [StoreRow]? {
+        try readOnCallingThread { db in try SQLiteReader.rows(ids: ids, entity: entity, in: db) }
+    }
+
+    /// Runs `body` in a pool reader on the calling thread when the store is a file and fewer reads than the pool
+    /// has readers are in flight (so it never waits for another read, and in WAL mode never for a write); `nil`
+    /// without running it otherwise.
+    private func readOnCallingThread<T>(_ body: (Database) throws -> T) throws(StoreError) -> T? {
+        guard case .file = location, let pool = writer.withLock({ $0 }) as? DatabasePool else { return nil }
         let claimed = readsInFlight.withLock { reads in
             guard reads < Self.maximumReaderCount else { return false }
             reads += 1
@@ -250,12 +267,8 @@ public final class SQLiteBackend: StoreBackend {
         }
         guard claimed else { return nil }
         defer { readsInFlight.withLock { $0 -= 1 } }
-        let select = SQLQuery(query)
-        let columnCount = query.entity.columns.count
         do {
-            return try pool.read { db in
-                try SQLiteReader.read(select, columnCount: columnCount, in: db, reading: read)
-            }
+            return try pool.read(body)
         } catch {
             throw failure(error, operation: "read")
         }

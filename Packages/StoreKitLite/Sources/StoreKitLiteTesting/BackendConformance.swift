@@ -18,7 +18,8 @@ public import StoreKitLite
 /// in-memory reference (fixed cases and a seeded property-based comparison on random data with `NULL`s, mixed
 /// case and boundary values), counts with excluded IDs against the same reference, cursor reads
 /// (``StoreKitLite/StoreBackend/fetch(_:reading:)``) and calling-thread reads
-/// (``StoreKitLite/StoreBackend/fetchOnCallingThread(_:reading:)``) that give exactly the fetched rows, and commit
+/// (``StoreKitLite/StoreBackend/fetchOnCallingThread(_:reading:)``, ``StoreKitLite/StoreBackend/fetchOnCallingThread(ids:of:)``)
+/// that give exactly the fetched rows, and commit
 /// observation (once per commit, in order).
 public enum BackendConformance {
     /// One named check.
@@ -67,6 +68,11 @@ public enum BackendConformance {
         Check(
             name: "a calling-thread read, when the backend offers one, reads exactly the rows a fetch returns",
             body: ConformanceChecks.callingThreadReads
+        ),
+        Check(
+            name:
+                "a calling-thread read by ID, when the backend offers one, reads exactly the rows a fetch by ID returns",
+            body: ConformanceChecks.callingThreadReadsByID
         ),
         Check(
             name: "counts match the in-memory evaluation, with and without excluded IDs",

@@ -363,6 +363,22 @@ enum ConformanceChecks {
         }
     }
 
+    static func callingThreadReadsByID(_ backend: any StoreBackend) async throws {
+        try await backend.migrate(to: model)
+        var random = SplitMix64(seed: 0x5EED_5702_E000_0005)
+        let rows = (0..<40).map { _ in RandomData.row(using: &random) }
+        try await insert(rows, into: backend)
+        let wanted = rows.enumerated().filter { $0.offset.isMultiple(of: 3) }.map(\.element.id) + [UUID()]
+        let expected = try await backend.fetch(ids: wanted, of: items).sorted { $0.id.uuidString < $1.id.uuidString }
+        // A backend may decline (`nil`); when it reads, it must read what a fetch by ID returns.
+        if let read = try backend.fetchOnCallingThread(ids: wanted, of: items) {
+            try expect(
+                read.sorted { $0.id.uuidString < $1.id.uuidString } == expected,
+                "calling-thread read by ID differs from the fetched rows"
+            )
+        }
+    }
+
     static func counts(_ backend: any StoreBackend) async throws {
         try await backend.migrate(to: model)
         var random = SplitMix64(seed: 0x5EED_C0DE_0000_0002)
