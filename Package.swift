@@ -122,6 +122,14 @@ let package = Package(
             path: "Apps/fleetd",
             swiftSettings: sharedSwiftSettings
         ),
+        // The bare-Hummingbird baseline of fleetd's throughput benchmark (`Scripts/bench-fleetd`); never shipped.
+        .executableTarget(
+            name: "fleetd-baseline",
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+            path: "Benchmarks/FleetdBaseline",
+            swiftSettings: sharedSwiftSettings
+        ),
+
         // MARK: - Apps: tests
         .testTarget(
             name: "FleetModelsTests",
