@@ -57,6 +57,16 @@ struct VehicleRecord: Record {
         Column("apiRevision", \.revision)
     )
 
-    /// The store's model: one entity, created by the first migration.
-    static let storeModel = StoreModel(VehicleRecord.self)
+    /// The store's model: the vehicles entity, then an index on plates, which every list sorts and pages by (and
+    /// plate uniqueness checks look up).
+    static let storeModel = StoreModel(
+        records: [VehicleRecord.self],
+        migrations: [
+            Migration("create vehicles", steps: [.createEntity(schema.entity)]),
+            Migration(
+                "index vehicles by plate",
+                steps: [.createIndex(name: "vehicles_by_plate", entity: "vehicles", columns: ["plate"])]
+            ),
+        ]
+    )
 }

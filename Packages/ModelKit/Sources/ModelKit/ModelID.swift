@@ -44,7 +44,26 @@ public struct ModelID<Owner>: Sendable, Hashable {
 
     /// The lowercase canonical string form, such as `0190f5c2-7a4b-7c3d-9e1f-2a3b4c5d6e7f`.
     public var uuidString: String {
-        uuid.uuidString.lowercased()
+        // Written by hand: Foundation's `uuidString` formats each byte through `sprintf` on Linux, then the text
+        // is lower-cased in a second pass; IDs are written into every JSON body, so this is a hot path.
+        withUnsafeBytes(of: uuid.uuid) { bytes in
+            String(unsafeUninitializedCapacity: 36) { text in
+                let digits: StaticString = "0123456789abcdef"
+                var index = 0
+                for (position, byte) in bytes.enumerated() {
+                    if position == 4 || position == 6 || position == 8 || position == 10 {
+                        text[index] = UInt8(ascii: "-")
+                        index += 1
+                    }
+                    digits.withUTF8Buffer { hex in
+                        text[index] = hex[Int(byte >> 4)]
+                        text[index + 1] = hex[Int(byte & 0x0F)]
+                    }
+                    index += 2
+                }
+                return index
+            }
+        }
     }
 
     /// The identifier with the same UUID, typed for another owner, for example to carry the identifier of a

@@ -84,4 +84,16 @@ struct ModelIDTests {
         #expect(low < high && high < higher)
         #expect([higher, low, high].sorted() == [low, high, higher])
     }
+
+    @Test func uuidStringIsFoundationsTextInLowerCase() throws {
+        let fixed = [
+            UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
+            UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255)),
+        ]
+        for uuid in fixed + (0..<500).map({ _ in UUID() }) {
+            let id = ModelID<Self>(uuid: uuid)
+            #expect(id.uuidString == uuid.uuidString.lowercased())
+            #expect(try ModelID<Self>(parsing: id.uuidString) == id)
+        }
+    }
 }

@@ -62,6 +62,7 @@ public struct StoreModel: Sendable {
         }
         var built: [String: EntityDescription] = [:]
         var order: [String] = []
+        var indexes: Set<String> = []
         for migration in migrations {
             for step in migration.steps {
                 switch step {
@@ -79,6 +80,22 @@ public struct StoreModel: Sendable {
                         throw StoreError(.invalidModel, entity: name, detail: "\(column.name) needs a default")
                     }
                     built[name] = EntityDescription(name: name, columns: entity.columns + [column])
+                case .createIndex(let index, let name, let columns):
+                    guard let entity = built[name] else {
+                        throw StoreError(.invalidModel, entity: name, detail: "index \(index) before the entity exists")
+                    }
+                    guard !index.isEmpty, !indexes.contains(index) else {
+                        throw StoreError(
+                            .invalidModel,
+                            entity: name,
+                            detail: "index name \(index) is empty or repeated"
+                        )
+                    }
+                    let known = Set(entity.columns.map(\.name)).union(EntityDescription.reservedColumnNames)
+                    guard !columns.isEmpty, columns.allSatisfy(known.contains) else {
+                        throw StoreError(.invalidModel, entity: name, detail: "index \(index) names unknown columns")
+                    }
+                    indexes.insert(index)
                 }
             }
         }

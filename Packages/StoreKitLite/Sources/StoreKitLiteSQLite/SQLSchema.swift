@@ -19,6 +19,8 @@ enum SQLSchema {
             return "CREATE TABLE \(quoted(entity.name)) (\(columns.joined(separator: ", "))) STRICT, WITHOUT ROWID"
         case .addColumn(let entity, let column, let defaultValue):
             return "ALTER TABLE \(quoted(entity)) ADD COLUMN \(definition(of: column)) DEFAULT \(literal(defaultValue))"
+        case .createIndex(let name, let entity, let columns):
+            return "CREATE INDEX \(quoted(name)) ON \(quoted(entity)) (\(columns.map(quoted).joined(separator: ", ")))"
         }
     }
 

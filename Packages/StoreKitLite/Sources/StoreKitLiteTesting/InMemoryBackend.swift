@@ -33,6 +33,9 @@ public final class InMemoryBackend: StoreBackend {
                         }
                         for id in table.keys { table[id]?.values.append(defaultValue) }
                         tables[entity] = table
+                    case .createIndex:
+                        // Memory is scanned; an index would change speed only, never results.
+                        break
                     }
                 }
             }

@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitLite
+import StoreKitLiteSQLite
 import StoreKitLiteTesting
 import Testing
 
@@ -82,5 +83,58 @@ struct InitializationTests {
         }
         #expect(error?.kind == .initializationFailed)
         #expect(error?.detail.contains("newer schema") == true)
+    }
+
+    @Test func indexesAreMigrationStepsThatChangeNoResult() async throws {
+        let indexed = StoreModel(
+            records: [Vehicle.self],
+            migrations: [
+                Migration("create vehicles", steps: [.createEntity(Vehicle.schema.entity)]),
+                Migration(
+                    "index plates and years",
+                    steps: [
+                        .createIndex(name: "vehicles_plate", entity: "vehicles", columns: ["plate"]),
+                        .createIndex(name: "vehicles_make_year", entity: "vehicles", columns: ["make", "modelYear"]),
+                    ]
+                ),
+            ]
+        )
+        let folder = TemporaryFolder()
+        for backend: any StoreBackend in [SQLiteBackend(path: folder.path("indexed.sqlite")), InMemoryBackend()] {
+            let service = try await PersistenceService.open(model: indexed, backend: backend)
+            try await service.create(Vehicle.self, from: ["C", "A", "B", "A2"], options: .saveAndPersist) {
+                $1.plate = $0
+                $1.make = "Volvo"
+                $1.modelYear = 2020
+            }
+            let plates = try await service.fetch(Query<Vehicle>(\.plate > "A").sorted(by: \.plate)) { $0.plate }
+            #expect(plates == ["A2", "B", "C"])
+        }
+        let reopened = try await PersistenceService.open(
+            model: indexed,
+            backend: SQLiteBackend(path: folder.path("indexed.sqlite"))
+        )
+        #expect(try await reopened.count(Query<Vehicle>(\.make == "Volvo" && \.modelYear == 2020)) == 4)
+    }
+
+    @Test(arguments: [
+        [MigrationStep.createIndex(name: "i", entity: "vehicles", columns: ["nope"])],
+        [.createIndex(name: "i", entity: "vehicles", columns: [])],
+        [.createIndex(name: "i", entity: "drivers", columns: ["name"])],
+        [
+            .createIndex(name: "i", entity: "vehicles", columns: ["plate"]),
+            .createIndex(name: "i", entity: "vehicles", columns: ["make"]),
+        ],
+    ])
+    func badIndexesAreAnInvalidModel(steps: [MigrationStep]) {
+        let model = StoreModel(
+            records: [Vehicle.self],
+            migrations: [
+                Migration("create vehicles", steps: [.createEntity(Vehicle.schema.entity)]),
+                Migration("index", steps: steps),
+            ]
+        )
+        let error = #expect(throws: StoreError.self) { try model.validate() }
+        #expect(error?.kind == .invalidModel)
     }
 }
