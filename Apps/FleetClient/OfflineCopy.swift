@@ -65,7 +65,9 @@ public final class OfflineCopy: Sendable {
         if let modelYear = query.modelYear { request = request.filter(\.modelYear == modelYear) }
         if let due = query.due { request = request.filter(\.due == due) }
         do {
-            return try await store.fetch(request.sorted(by: \.plate)) { $0.vehicle }
+            return try await store.fetch(request.sorted(by: \.plate)).map { try $0.vehicle() }
+        } catch let error as FleetClientError {
+            throw error
         } catch {
             throw .offlineStore("cannot read the offline copy \(fileURL.path): \(error)", underlying: error)
         }
@@ -74,7 +76,9 @@ public final class OfflineCopy: Sendable {
     /// The vehicle with this ID, or `nil` when the copy has none.
     public func vehicle(_ id: ModelID<Vehicle>) async throws(FleetClientError) -> V2.Vehicle? {
         do {
-            return try await store.fetch(Query<OfflineVehicle>(\.vehicleID == id.uuidString)) { $0.vehicle }.first
+            return try await store.fetch(Query<OfflineVehicle>(\.vehicleID == id.uuidString)).first?.vehicle()
+        } catch let error as FleetClientError {
+            throw error
         } catch {
             throw .offlineStore("cannot read the offline copy \(fileURL.path): \(error)", underlying: error)
         }
@@ -127,10 +131,21 @@ struct OfflineVehicle: Record {
         revision = vehicle.revision
     }
 
-    /// The v2 vehicle; a row whose ID does not parse (never written by this type) gets a fresh ID.
-    var vehicle: V2.Vehicle {
-        V2.Vehicle(
-            id: (try? ModelID<Vehicle>(parsing: vehicleID)) ?? ModelID(),
+    /// The v2 vehicle.
+    ///
+    /// - Throws: ``FleetClientError`` when the stored ID is not a UUID (a damaged copy; `fleet sync` rebuilds it).
+    func vehicle() throws(FleetClientError) -> V2.Vehicle {
+        let id: ModelID<Vehicle>
+        do {
+            id = try ModelID<Vehicle>(parsing: vehicleID)
+        } catch {
+            throw .offlineStore(
+                "the offline copy holds a vehicle ID that is not a UUID; run `fleet sync` to rebuild it",
+                underlying: error
+            )
+        }
+        return V2.Vehicle(
+            id: id,
             plate: plate,
             make: make,
             model: model,
