@@ -713,11 +713,7 @@ struct BadInputTests {
                 )
                 #expect(response.status == .badRequest)
                 let paths = try response.problem().errors?.map(\.path)
-                withKnownIssue(
-                    "Foundation's JSONDecoder reports numbers that do not fit Int as dataCorrupted with an empty coding path, so ModelKit's ModelDecodingError (and the problem) has path \"\" instead of modelYear"
-                ) {
-                    #expect(paths == ["modelYear"])
-                }
+                #expect(paths == ["modelYear"])
             }
             #expect(try await client.listAllV2().vehicles.isEmpty)
         }

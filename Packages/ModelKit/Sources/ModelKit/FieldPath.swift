@@ -53,6 +53,26 @@ enum FieldPath {
     }
 
     /// The value at `components` inside `root`, or `nil` when the path leaves the document.
+    /// The paths of every number in `root` that no integer type can hold: fractions, and integers the parser kept
+    /// as doubles because they overflow 64 bits.
+    static func nonIntegralNumbers(in root: JSONValue) -> [[Component]] {
+        var found: [[Component]] = []
+        func visit(_ value: JSONValue, _ path: [Component]) {
+            switch value {
+            case .double:
+                found.append(path)
+            case .array(let elements):
+                for (index, element) in elements.enumerated() { visit(element, path + [.index(index)]) }
+            case .object(let object):
+                for (key, member) in object { visit(member, path + [.key(key)]) }
+            default:
+                break
+            }
+        }
+        visit(root, [])
+        return found
+    }
+
     static func lookUp(_ components: [Component], in root: JSONValue) -> JSONValue? {
         var current = root
         for component in components {

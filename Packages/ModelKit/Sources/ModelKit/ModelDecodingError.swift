@@ -120,7 +120,14 @@ public struct ModelDecodingError: Error, Sendable, CustomStringConvertible {
             let components = FieldPath.components(of: context.codingPath + [key])
             self.init(kind: .missingKey, path: FieldPath.render(components), expected: "key", found: nil)
         case .dataCorrupted(let context):
-            let components = FieldPath.components(of: context.codingPath)
+            var components = FieldPath.components(of: context.codingPath)
+            // Foundation reports a number that fits no integer type (`2020.5` or `1e30` for an `Int`) as "not
+            // valid JSON" without a coding path, although the document parsed. When it holds exactly one number
+            // that no integer type can take, that is the one: report its path.
+            if components.isEmpty, let document {
+                let candidates = FieldPath.nonIntegralNumbers(in: document)
+                if candidates.count == 1 { components = candidates[0] }
+            }
             let value = found(at: components)
             self.init(
                 kind: .invalidData,

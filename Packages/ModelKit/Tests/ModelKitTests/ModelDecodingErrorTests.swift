@@ -121,4 +121,22 @@ struct ModelDecodingErrorTests {
             (error as? ModelDecodingError)?.description == #"["a b"]: expected Int, found string "x""#
         }
     }
+
+    @Test func aNumberNoIntegerCanHoldIsReportedAtItsPath() throws {
+        struct Year: Decodable { var year: Int }
+        struct Fleet: Decodable { var name: String; var items: [Year] }
+        for (json, path) in [
+            (#"{"year": 2020.5}"#, "year"),
+            (#"{"name": "x", "items": [{"year": 1}, {"year": 99999999999999999999999}]}"#, "items[1].year"),
+        ] {
+            let error = #expect(throws: ModelDecodingError.self) {
+                if path == "year" {
+                    _ = try ModelCoding.decode(Year.self, from: Data(json.utf8))
+                } else {
+                    _ = try ModelCoding.decode(Fleet.self, from: Data(json.utf8))
+                }
+            }
+            #expect(error?.path == path)
+        }
+    }
 }
