@@ -99,7 +99,10 @@ public final class FleetService: Sendable {
         change: @escaping @Sendable (Vehicle) -> Vehicle
     ) async throws(FleetError) -> Vehicle {
         let updated = try await writes.run { () throws(FleetError) -> Vehicle in
-            if let newPlate, try await repository.plateExists(newPlate, excluding: id) {
+            // A stale revision is reported before anything else about the change: the client must re-read first.
+            guard let current = try await repository.vehicle(id: id) else { throw Self.notFound(id) }
+            try Self.check(check, against: current)
+            if let newPlate, newPlate != current.plate, try await repository.plateExists(newPlate, excluding: id) {
                 throw Self.duplicate(newPlate)
             }
             return try await repository.update(id: id) { (stored) throws(FleetError) -> Vehicle in

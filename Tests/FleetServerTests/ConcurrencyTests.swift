@@ -162,6 +162,11 @@ struct ConcurrencyTests {
             #expect(v1Rename.status == .conflict)
             #expect(try v1Rename.problem().type == ProblemType.duplicatePlate)
 
+            // A stale revision is reported first, whatever else the change would break: re-read, then retry.
+            let staleRename = try await Self.patch(client, secondID, #"{"plate": "DUP-1", "revision": 7}"#)
+            #expect(staleRename.status == .conflict)
+            #expect(try staleRename.problem().type == ProblemType.conflict)
+
             #expect(try await client.listAllV2().vehicles == [first, second])
 
             // Keeping one's own plate is not a duplicate.
