@@ -54,24 +54,34 @@ struct JSONWriter {
             return
         }
         output.append(UInt8(ascii: "{"))
-        var members = Array(object)
+        let keys = object.keys
+        let values = object.values
         if formatting.sortsKeys {
-            members.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-        }
-        for (position, member) in members.enumerated() {
-            if position > 0 {
-                output.append(UInt8(ascii: ","))
+            let order = keys.indices.sorted { keys[$0].utf8.lexicographicallyPrecedes(keys[$1].utf8) }
+            for (position, member) in order.enumerated() {
+                writeMember(keys[member], values[member], first: position == 0, level: level)
             }
-            newline(level: level + 1)
-            writeString(member.key)
-            output.append(UInt8(ascii: ":"))
-            if formatting.indentation != nil {
-                output.append(UInt8(ascii: " "))
+        } else {
+            // Straight from the object's storage: no array of members per object.
+            for member in keys.indices {
+                writeMember(keys[member], values[member], first: member == keys.startIndex, level: level)
             }
-            write(member.value, level: level + 1)
         }
         newline(level: level)
         output.append(UInt8(ascii: "}"))
+    }
+
+    private mutating func writeMember(_ key: String, _ value: JSONValue, first: Bool, level: Int) {
+        if !first {
+            output.append(UInt8(ascii: ","))
+        }
+        newline(level: level + 1)
+        writeString(key)
+        output.append(UInt8(ascii: ":"))
+        if formatting.indentation != nil {
+            output.append(UInt8(ascii: " "))
+        }
+        write(value, level: level + 1)
     }
 
     private mutating func newline(level: Int) {
