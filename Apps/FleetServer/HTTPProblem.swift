@@ -94,15 +94,22 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
 }
 
 /// The JSON settings of every response: ModelKit's model coding (sorted keys, ISO 8601 dates). Vehicles and pages
-/// are written from their hand-built `jsonValue` (same bytes, a fraction of `JSONEncoder`'s cost).
+/// are streamed by their `writeJSON(to:)` (same bytes, a fraction of `JSONEncoder`'s cost).
 enum JSONCoding {
-    static func response(_ json: JSONValue, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+    static func response(
+        status: HTTPResponse.Status = .ok,
+        headers: HTTPFields = [:],
+        capacity: Int = 512,
+        _ write: (inout JSONStreamWriter) -> Void
+    ) -> Response {
+        var writer = JSONStreamWriter(capacity: capacity)
+        write(&writer)
         var fields = headers
         fields[.contentType] = "application/json"
         return Response(
             status: status,
             headers: fields,
-            body: ResponseBody(byteBuffer: ByteBuffer(string: json.formatted()))
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: writer.bytes))
         )
     }
 

@@ -15,7 +15,8 @@ struct V1Routes {
         registry.add(group, .get, "/vehicles", prefix: "/v1") { request, _ in
             _ = try RouteInput.query(request, allowed: [])
             let page = try await service.list(VehicleFilter(), after: nil, limit: nil)
-            return JSONCoding.response(.array(page.vehicles.map { V1.Vehicle(canonical: $0).jsonValue }))
+            let vehicles = page.vehicles.map(V1.Vehicle.init(canonical:))
+            return JSONCoding.response(capacity: 200 * vehicles.count + 2, vehicles.writeJSON)
         }
         registry.add(group, .post, "/vehicles", prefix: "/v1") { request, _ in
             let input = try await RequestBodies.decode(
@@ -26,14 +27,14 @@ struct V1Routes {
             )
             let created = try await service.create(input.makeVehicle())
             return JSONCoding.response(
-                V1.Vehicle(canonical: created).jsonValue,
                 status: .created,
-                headers: RouteInput.location(1, created.id)
+                headers: RouteInput.location(1, created.id),
+                V1.Vehicle(canonical: created).writeJSON
             )
         }
         registry.add(group, .get, "/vehicles/:id", prefix: "/v1") { _, context in
             let vehicle = try await service.vehicle(try RouteInput.vehicleID(context))
-            return JSONCoding.response(V1.Vehicle(canonical: vehicle).jsonValue)
+            return JSONCoding.response(V1.Vehicle(canonical: vehicle).writeJSON)
         }
         registry.add(group, .put, "/vehicles/:id", prefix: "/v1") { request, context in
             let id = try RouteInput.vehicleID(context)
@@ -44,7 +45,7 @@ struct V1Routes {
                 maximumBytes: maximumBytes
             )
             let updated = try await service.update(id, check: .none, newPlate: input.tag) { input.applied(to: $0) }
-            return JSONCoding.response(V1.Vehicle(canonical: updated).jsonValue)
+            return JSONCoding.response(V1.Vehicle(canonical: updated).writeJSON)
         }
         registry.add(group, .delete, "/vehicles/:id", prefix: "/v1") { _, context in
             try await service.delete(try RouteInput.vehicleID(context), check: .none)

@@ -20,7 +20,7 @@ struct V2Routes {
                 items: page.vehicles.map(V2.Vehicle.init(canonical:)),
                 nextCursor: page.continueAfter.map(Cursor.encode)
             )
-            return JSONCoding.response(body.jsonValue)
+            return JSONCoding.response(capacity: 250 * body.items.count + 64, body.writeJSON)
         }
         registry.add(group, .post, "/vehicles", prefix: "/v2") { request, _ in
             let input = try await RequestBodies.decode(
@@ -32,13 +32,13 @@ struct V2Routes {
             let created = try await service.create(input.makeVehicle())
             var headers = RouteInput.location(2, created.id)
             headers[.eTag] = ETag.make(created.revision)
-            return JSONCoding.response(V2.Vehicle(canonical: created).jsonValue, status: .created, headers: headers)
+            return JSONCoding.response(status: .created, headers: headers, V2.Vehicle(canonical: created).writeJSON)
         }
         registry.add(group, .get, "/vehicles/:id", prefix: "/v2") { _, context in
             let vehicle = try await service.vehicle(try RouteInput.vehicleID(context))
             return JSONCoding.response(
-                V2.Vehicle(canonical: vehicle).jsonValue,
-                headers: [.eTag: ETag.make(vehicle.revision)]
+                headers: [.eTag: ETag.make(vehicle.revision)],
+                V2.Vehicle(canonical: vehicle).writeJSON
             )
         }
         registry.add(group, .patch, "/vehicles/:id", prefix: "/v2") { request, context in
@@ -74,8 +74,8 @@ struct V2Routes {
             }
             let updated = try await service.update(id, check: check, newPlate: patch.plate) { patch.applied(to: $0) }
             return JSONCoding.response(
-                V2.Vehicle(canonical: updated).jsonValue,
-                headers: [.eTag: ETag.make(updated.revision)]
+                headers: [.eTag: ETag.make(updated.revision)],
+                V2.Vehicle(canonical: updated).writeJSON
             )
         }
         registry.add(group, .delete, "/vehicles/:id", prefix: "/v2") { request, context in

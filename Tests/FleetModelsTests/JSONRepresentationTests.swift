@@ -43,15 +43,23 @@ struct JSONRepresentationTests {
     @Test("v1 and v2 vehicles and pages: the same bytes as ModelCoding")
     func sameBytes() throws {
         let vehicles = Self.vehicles()
+        func written(_ write: (inout JSONStreamWriter) -> Void) -> String {
+            var writer = JSONStreamWriter()
+            write(&writer)
+            return String(decoding: writer.bytes, as: UTF8.self)
+        }
         for vehicle in vehicles {
             let v1 = V1.Vehicle(canonical: vehicle)
             let v2 = V2.Vehicle(canonical: vehicle)
-            #expect(v1.jsonValue.formatted() == String(decoding: try ModelCoding.encode(v1), as: UTF8.self))
-            #expect(v2.jsonValue.formatted() == String(decoding: try ModelCoding.encode(v2), as: UTF8.self))
+            #expect(written(v1.writeJSON) == String(decoding: try ModelCoding.encode(v1), as: UTF8.self))
+            #expect(written(v2.writeJSON) == String(decoding: try ModelCoding.encode(v2), as: UTF8.self))
         }
+        let list = vehicles.map(V1.Vehicle.init(canonical:))
+        #expect(written(list.writeJSON) == String(decoding: try ModelCoding.encode(list), as: UTF8.self))
+        #expect(written([V1.Vehicle]().writeJSON) == "[]")
         for cursor in [nil, "cDE6QUItMTIz"] {
             let page = V2.VehiclePage(items: vehicles.map(V2.Vehicle.init(canonical:)), nextCursor: cursor)
-            #expect(page.jsonValue.formatted() == String(decoding: try ModelCoding.encode(page), as: UTF8.self))
+            #expect(written(page.writeJSON) == String(decoding: try ModelCoding.encode(page), as: UTF8.self))
         }
     }
 }

@@ -1,7 +1,7 @@
 /// Writes ``JSONValue`` trees as UTF-8 JSON text.
 struct JSONWriter {
     private let formatting: JSONValue.Formatting
-    private(set) var output: [UInt8] = []
+    var output: [UInt8] = []
 
     init(formatting: JSONValue.Formatting) {
         self.formatting = formatting
@@ -90,13 +90,13 @@ struct JSONWriter {
         output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indentation * level))
     }
 
-    private mutating func append(_ text: String) {
+    mutating func append(_ text: String) {
         output.append(contentsOf: text.utf8)
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    private mutating func writeString(_ string: String) {
+    mutating func writeString(_ string: String) {
         output.append(UInt8(ascii: "\""))
         let handled: Void? = string.utf8.withContiguousStorageIfAvailable { buffer in
             var runStart = 0
