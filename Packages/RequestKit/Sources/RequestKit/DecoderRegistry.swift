@@ -22,7 +22,9 @@ public struct DecoderRegistry: Sendable {
     /// out once here rather than for every response.
     private struct Entry: Sendable {
         let pattern: String
-        let wildcardType: Substring?
+        let wildcardType: String?
+        /// Whether the pattern is `*/*`.
+        let matchesAnyType: Bool
         let handler: Handler
     }
 
@@ -54,7 +56,8 @@ public struct DecoderRegistry: Sendable {
         handlers.append(
             Entry(
                 pattern: pattern,
-                wildcardType: pattern.hasSuffix("/*") ? pattern.dropLast(2) : nil,
+                wildcardType: pattern.hasSuffix("/*") ? String(pattern.dropLast(2)) : nil,
+                matchesAnyType: pattern == "*/*",
                 handler: handler
             )
         )
@@ -75,19 +78,33 @@ public struct DecoderRegistry: Sendable {
         return try handler(data, contentType)
     }
 
+    /// The handler for a lower-case `type/subtype` essence.
+    ///
+    /// It compares UTF-8 bytes: comparing `String` with `Substring` goes by `Character` and showed up in profiles
+    /// of every decoded response.
     private func handler(forEssence essence: Substring) -> Handler? {
-        guard let slash = essence.firstIndex(of: "/") else { return nil }
-        let type = essence[..<slash]
+        let bytes = essence.utf8
+        guard let slash = bytes.firstIndex(of: UInt8(ascii: "/")) else { return nil }
+        let type = bytes[..<slash]
         var wildcard: Handler?
         for entry in handlers.reversed() {
-            if entry.pattern == essence { return entry.handler }
-            if wildcard == nil, let wildcardType = entry.wildcardType, wildcardType == "*" || wildcardType == type {
+            if entry.pattern.utf8.elementsEqual(bytes) { return entry.handler }
+            if wildcard == nil, let wildcardType = entry.wildcardType,
+                entry.matchesAnyType || wildcardType.utf8.elementsEqual(type)
+            {
                 wildcard = entry.handler
             }
         }
-        if let plus = essence.lastIndex(of: "+") {
-            let structured = "application/" + essence[essence.index(after: plus)...]
-            if let match = handlers.last(where: { $0.pattern == structured }) { return match.handler }
+        if let plus = bytes.lastIndex(of: UInt8(ascii: "+")) {
+            // `application/vnd.fleet+json` falls back to the handler of `application/json`.
+            let suffix = bytes[bytes.index(after: plus)...]
+            let prefix = "application/".utf8
+            if let match = handlers.last(where: { entry in
+                let pattern = entry.pattern.utf8
+                return pattern.starts(with: prefix) && pattern.dropFirst(prefix.count).elementsEqual(suffix)
+            }) {
+                return match.handler
+            }
         }
         return wildcard
     }

@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 /// A named place a service lives: a base URL that relative request paths resolve against.
 ///
@@ -17,6 +18,8 @@ public struct ServiceEnvironment: Sendable, Hashable, CustomStringConvertible {
     public let baseURL: URL
     /// `baseURL.absoluteString`, kept to build request URLs by appending.
     private let baseString: String
+    /// URLs already resolved from paths: parsing a URL costs more than all the rest of building a request.
+    private let resolved = ResolvedURLs()
 
     /// Creates an environment, normalising the base URL so that it ends in `/`.
     ///
@@ -80,10 +83,12 @@ public struct ServiceEnvironment: Sendable, Hashable, CustomStringConvertible {
         let relative = path[start...]
         // Appending to the base string is what relative resolution does for plain paths, at a fraction of the
         // cost; dot segments and colons take the general route.
-        if !relative.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ":") }),
-            let url = URL(string: baseString + relative)
-        {
-            return url
+        if !relative.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ":") }) {
+            if let url = resolved.url(for: relative) { return url }
+            if let url = URL(string: baseString + relative) {
+                resolved.store(url, for: relative)
+                return url
+            }
         }
         guard let url = URL(string: String(relative), relativeTo: baseURL)?.absoluteURL else {
             throw .invalidPath(path, reason: "it does not form a valid URL")
@@ -92,6 +97,15 @@ public struct ServiceEnvironment: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { "\(name) (\(baseURL.absoluteString))" }
+
+    public static func == (lhs: ServiceEnvironment, rhs: ServiceEnvironment) -> Bool {
+        lhs.name == rhs.name && lhs.baseURL == rhs.baseURL
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(baseURL)
+    }
 
     /// Whether `bytes` contain `://`.
     private static func containsSchemeSeparator(_ bytes: String.UTF8View) -> Bool {
@@ -107,5 +121,27 @@ public struct ServiceEnvironment: Sendable, Hashable, CustomStringConvertible {
             }
         }
         return false
+    }
+}
+
+/// A bounded cache of request URLs by relative path, shared by the copies of one ``ServiceEnvironment``.
+///
+/// It never makes a request wait: when another request holds the lock, the URL is simply parsed again.
+final class ResolvedURLs: Sendable {
+    /// Paths kept at most; past it the cache starts over, so paths with ever-new IDs cannot grow it without bound.
+    static let capacity = 256
+
+    private let entries = Mutex<[Substring: URL]>([:])
+
+    func url(for path: Substring) -> URL? {
+        entries.withLockIfAvailable { $0[path] } ?? nil
+    }
+
+    func store(_ url: URL, for path: Substring) {
+        _ = entries.withLockIfAvailable { entries in
+            if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
+            // A copy, so the cache does not keep the caller's whole path string alive.
+            entries[Substring(String(path))] = url
+        }
     }
 }
