@@ -8,7 +8,8 @@ public struct ContentEncoding: Sendable, Hashable, CustomStringConvertible {
 
     /// No compression (the default).
     public static let identity = ContentEncoding(value: .identity)
-    /// gzip, sent with `Content-Encoding: gzip`. Applies to bodies held in memory (parameters, JSON, data).
+    /// gzip, sent with `Content-Encoding: gzip`. Bodies in memory are compressed before sending; file, multipart
+    /// upload and stream bodies are compressed as they are sent, chunked.
     public static let gzip = ContentEncoding(value: .gzip)
 
     var isGzip: Bool { value == .gzip }

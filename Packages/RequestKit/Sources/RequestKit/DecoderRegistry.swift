@@ -21,8 +21,11 @@ public struct DecoderRegistry: Sendable {
     /// A registered handler; `wildcardType` is what precedes `/*` in a wildcard pattern (`text`, or `*`), worked
     /// out once here rather than for every response.
     private struct Entry: Sendable {
-        let pattern: String
-        let wildcardType: Substring?
+        /// The lower-case pattern as UTF-8 bytes, compared byte by byte with each response's media type.
+        let pattern: [UInt8]
+        let wildcardType: [UInt8]?
+        /// Whether the pattern is `*/*`.
+        let matchesAnyType: Bool
         let handler: Handler
     }
 
@@ -53,8 +56,9 @@ public struct DecoderRegistry: Sendable {
         let pattern = pattern.lowercased()
         handlers.append(
             Entry(
-                pattern: pattern,
-                wildcardType: pattern.hasSuffix("/*") ? pattern.dropLast(2) : nil,
+                pattern: Array(pattern.utf8),
+                wildcardType: pattern.hasSuffix("/*") ? Array(pattern.utf8.dropLast(2)) : nil,
+                matchesAnyType: pattern == "*/*",
                 handler: handler
             )
         )
@@ -75,19 +79,36 @@ public struct DecoderRegistry: Sendable {
         return try handler(data, contentType)
     }
 
+    /// The handler for a lower-case `type/subtype` essence.
+    ///
+    /// It compares contiguous UTF-8 bytes: comparing `String` with `Substring` goes by `Character`, and even
+    /// indexing a substring's UTF-8 view byte by byte showed up in profiles of every decoded response.
     private func handler(forEssence essence: Substring) -> Handler? {
-        guard let slash = essence.firstIndex(of: "/") else { return nil }
-        let type = essence[..<slash]
+        var essence = essence
+        return essence.withUTF8 { bytes in handler(forEssence: bytes) }
+    }
+
+    private func handler(forEssence bytes: UnsafeBufferPointer<UInt8>) -> Handler? {
+        guard let slash = bytes.firstIndex(of: UInt8(ascii: "/")) else { return nil }
+        let type = UnsafeBufferPointer(rebasing: bytes[..<slash])
         var wildcard: Handler?
         for entry in handlers.reversed() {
-            if entry.pattern == essence { return entry.handler }
-            if wildcard == nil, let wildcardType = entry.wildcardType, wildcardType == "*" || wildcardType == type {
+            if entry.pattern.elementsEqual(bytes) { return entry.handler }
+            if wildcard == nil, let wildcardType = entry.wildcardType,
+                entry.matchesAnyType || wildcardType.elementsEqual(type)
+            {
                 wildcard = entry.handler
             }
         }
-        if let plus = essence.lastIndex(of: "+") {
-            let structured = "application/" + essence[essence.index(after: plus)...]
-            if let match = handlers.last(where: { $0.pattern == structured }) { return match.handler }
+        if let plus = bytes.lastIndex(of: UInt8(ascii: "+")) {
+            // `application/vnd.fleet+json` falls back to the handler of `application/json`.
+            let suffix = UnsafeBufferPointer(rebasing: bytes[(plus + 1)...])
+            let prefix = "application/".utf8
+            if let match = handlers.last(where: { entry in
+                entry.pattern.starts(with: prefix) && entry.pattern.dropFirst(prefix.count).elementsEqual(suffix)
+            }) {
+                return match.handler
+            }
         }
         return wildcard
     }

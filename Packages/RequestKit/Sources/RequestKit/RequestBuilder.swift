@@ -71,7 +71,10 @@ public struct RequestBuilder: Sendable {
         return copy
     }
 
-    /// Compresses the body before sending (gzip applies to bodies held in memory).
+    /// Compresses the body before sending.
+    ///
+    /// Bodies held in memory are compressed at once and sent with their compressed length; file, multipart-upload
+    /// and stream bodies are compressed chunk by chunk as they are sent, with chunked transfer encoding.
     public func contentEncoding(_ encoding: ContentEncoding) -> RequestBuilder {
         var copy = self
         copy.contentEncoding = encoding
@@ -237,11 +240,15 @@ public struct RequestBuilder: Sendable {
             guard descriptor.body != nil else { throw refuse("an upload needs a body") }
         }
         if contentEncoding.isGzip, let body = descriptor.body {
-            guard let data = body.data else {
-                throw refuse("gzip applies to bodies held in memory, not streamed ones")
+            // Bodies in memory are compressed now and keep a length; files and streams are compressed as they are
+            // sent, chunked, since their compressed length is known only at the end.
+            if let data = body.data {
+                descriptor.body = .data(try Gzip.compress(data))
+            } else {
+                descriptor.body = body.gzipStreamed()
             }
-            descriptor.body = .data(try Gzip.compress(data))
             descriptor.headerFields[.contentEncoding] = "gzip"
+            descriptor.headerFields[.contentLength] = nil
         }
         if let uploadProgress, let body = descriptor.body {
             descriptor.body = body.reportingProgress(uploadProgress)

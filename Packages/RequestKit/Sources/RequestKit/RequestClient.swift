@@ -78,11 +78,18 @@ public struct RequestClient: Sendable {
         var bytesReceived: Int64
     }
 
-    /// Runs a described request and hands the response to `handle`, with events, limits and error context.
-    func run<Value: Sendable>(
-        _ descriptor: RequestDescriptor,
-        handle: @escaping @Sendable (ClientResponse) async throws -> Outcome<Value>
-    ) async throws(RequestKitError) -> Value {
+    /// A described request resolved against the current environment, ready for the middleware chain.
+    struct Prepared: Sendable {
+        var request: ClientRequest
+        var environment: ServiceEnvironment
+        var decorators: [any Middleware]
+    }
+
+    /// Resolves a described request against the current environment and merges the client's settings into it.
+    ///
+    /// - Throws: ``RequestKitError/Code/invalidPath`` for a path that does not resolve, and
+    ///   ``RequestKitError/Code/offline`` while the reachability monitor reports the host unreachable.
+    func prepare(_ descriptor: RequestDescriptor) throws(RequestKitError) -> Prepared {
         let operation = descriptor.operationName
         let environment = self.environment.currentEnvironment
         let url: URL
@@ -99,19 +106,15 @@ public struct RequestClient: Sendable {
             }
             headerFields.append(contentsOf: descriptor.headerFields)
         }
-        let timeouts = descriptor.timeouts ?? configuration.timeouts
         let request = ClientRequest(
             method: descriptor.method,
             url: url,
             headerFields: headerFields,
             body: descriptor.body,
-            timeouts: timeouts,
+            timeouts: descriptor.timeouts ?? configuration.timeouts,
             operation: operation,
             cachePolicy: descriptor.cachePolicy
         )
-        // Without decorators no array of existentials is built.
-        let decorators: [any Middleware] = descriptor.decorators.isEmpty ? [] : descriptor.decorators
-
         if let status = configuration.reachability?.status, status.isUnreachable {
             throw RequestKitError(
                 code: .offline,
@@ -121,8 +124,39 @@ public struct RequestClient: Sendable {
                 url: url
             )
         }
+        // Without decorators no array of existentials is built.
+        let decorators: [any Middleware] = descriptor.decorators.isEmpty ? [] : descriptor.decorators
+        return Prepared(request: request, environment: environment, decorators: decorators)
+    }
+
+    /// Whether a request needs none of the machinery around sending: no observers to tell, no overall timeout and
+    /// no in-flight policy that could cut it short.
+    func runsPlain(_ request: ClientRequest) -> Bool {
+        configuration.observers.isEmpty && request.timeouts.overall == nil && configuration.inFlightPolicy != .cancel
+    }
+
+    /// Runs a described request and hands the response to `handle`, with events, limits and error context.
+    func run<Value: Sendable>(
+        _ descriptor: RequestDescriptor,
+        handle: @escaping @Sendable (ClientResponse) async throws -> Outcome<Value>
+    ) async throws(RequestKitError) -> Value {
+        try await run(prepare(descriptor), handle: handle)
+    }
+
+    /// Runs a prepared request and hands the response to `handle`, with events, limits and error context.
+    func run<Value: Sendable>(
+        _ prepared: Prepared,
+        handle: @escaping @Sendable (ClientResponse) async throws -> Outcome<Value>
+    ) async throws(RequestKitError) -> Value {
+        let request = prepared.request
+        let environment = prepared.environment
+        let decorators = prepared.decorators
+        let operation = request.operation
+        let url = request.url
+        let headerFields = request.headerFields
+        let timeouts = request.timeouts
         let observers = configuration.observers
-        if observers.isEmpty, timeouts.overall == nil, configuration.inFlightPolicy != .cancel {
+        if runsPlain(request) {
             return try await runWithoutObservers(request, innermost: decorators, handle: handle)
         }
         // Request numbers are only needed by observers; skipping them keeps a shared atomic off the hot path of
@@ -211,54 +245,33 @@ public struct RequestClient: Sendable {
         _ descriptor: RequestDescriptor,
         decoding: ResponseDecoding<Value>
     ) async throws(RequestKitError) -> DecodedResponse<Value> {
-        // Only what decoding needs is captured, not the whole configuration.
-        let maximumBodySize = configuration.maximumBodySize
-        let decoders = configuration.decoders
-        let makeJSONDecoder = configuration.makeJSONDecoder
-        let validation = descriptor.validation
-        let method = descriptor.method
-        return try await run(descriptor) { response in
-            let data = try await response.body.collect(upTo: maximumBodySize)
-            let status = response.status.code
-            guard validation.accepts(status: status) else {
-                var error = RequestKitError(
-                    code: .unacceptableStatus,
-                    subject: response.url.absoluteString,
-                    reason: "the server answered \(status) \(response.status.reasonPhrase)",
-                    status: status
-                )
-                if let decodeErrorBody = validation.errorBodyDecoder, !data.isEmpty {
-                    error.errorBody = decodeErrorBody(data)
-                }
-                throw error
-            }
-            let contentType = response.contentType
-            if !data.isEmpty, !validation.accepts(contentType: contentType) {
-                throw RequestKitError(
-                    code: .unacceptableContentType,
-                    subject: contentType ?? "no content type",
-                    reason: "the request does not accept this content type",
-                    status: status
-                )
-            }
-            let input = DecodingInput(
-                status: status,
-                contentType: contentType,
-                data: data,
-                method: method,
-                registry: decoders,
-                makeDecoder: makeJSONDecoder
-            )
-            let value = try decoding.decode(input)
-            return Outcome(
-                value: DecodedResponse(
-                    value: value,
-                    status: response.status,
-                    headerFields: response.headerFields,
-                    url: response.url
-                ),
-                bytesReceived: Int64(data.count)
-            )
+        // Only what decoding needs is kept, not the whole configuration.
+        let reader = ResponseReader(
+            maximumBodySize: configuration.maximumBodySize,
+            decoders: configuration.decoders,
+            makeJSONDecoder: configuration.makeJSONDecoder,
+            validation: descriptor.validation,
+            method: descriptor.method,
+            decoding: decoding
+        )
+        let prepared = try prepare(descriptor)
+        guard runsPlain(prepared.request) else {
+            return try await run(prepared) { response in try await reader.read(response) }
+        }
+        // The common case, sent and read directly: no response closure to allocate, no frames in between.
+        let request = prepared.request
+        let response: ClientResponse
+        do {
+            response = try await chain.send(request, innermost: prepared.decorators)
+        } catch {
+            throw RequestKitError.wrapping(error, operation: request.operation, url: request.url)
+        }
+        do {
+            return try await reader.read(response).value
+        } catch {
+            var wrapped = RequestKitError.wrapping(error, operation: request.operation, url: request.url)
+            if wrapped.status == nil { wrapped.status = response.status.code }
+            throw wrapped
         }
     }
 
@@ -320,5 +333,60 @@ final class RequestCounter: Sendable {
 
     func next() -> UInt64 {
         value.add(1, ordering: .relaxed).newValue
+    }
+}
+
+/// Collects, validates and decodes a response body in memory: the part of a one-call request after the response
+/// head arrives.
+struct ResponseReader<Value: Sendable>: Sendable {
+    let maximumBodySize: Int
+    let decoders: DecoderRegistry
+    let makeJSONDecoder: (@Sendable () -> JSONDecoder)?
+    let validation: ResponseValidation
+    let method: HTTPRequest.Method
+    let decoding: ResponseDecoding<Value>
+
+    func read(_ response: ClientResponse) async throws -> RequestClient.Outcome<DecodedResponse<Value>> {
+        let data = try await response.body.collect(upTo: maximumBodySize)
+        let status = response.status.code
+        guard validation.accepts(status: status) else {
+            var error = RequestKitError(
+                code: .unacceptableStatus,
+                subject: response.url.absoluteString,
+                reason: "the server answered \(status) \(response.status.reasonPhrase)",
+                status: status
+            )
+            if let decodeErrorBody = validation.errorBodyDecoder, !data.isEmpty {
+                error.errorBody = decodeErrorBody(data)
+            }
+            throw error
+        }
+        let contentType = response.contentType
+        if !data.isEmpty, !validation.accepts(contentType: contentType) {
+            throw RequestKitError(
+                code: .unacceptableContentType,
+                subject: contentType ?? "no content type",
+                reason: "the request does not accept this content type",
+                status: status
+            )
+        }
+        let input = DecodingInput(
+            status: status,
+            contentType: contentType,
+            data: data,
+            method: method,
+            registry: decoders,
+            makeDecoder: makeJSONDecoder
+        )
+        let value = try decoding.decode(input)
+        return RequestClient.Outcome(
+            value: DecodedResponse(
+                value: value,
+                status: response.status,
+                headerFields: response.headerFields,
+                url: response.url
+            ),
+            bytesReceived: Int64(data.count)
+        )
     }
 }

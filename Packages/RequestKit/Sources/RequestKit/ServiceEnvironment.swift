@@ -17,6 +17,8 @@ public struct ServiceEnvironment: Sendable, Hashable, CustomStringConvertible {
     public let baseURL: URL
     /// `baseURL.absoluteString`, kept to build request URLs by appending.
     private let baseString: String
+    /// URLs already resolved from paths: parsing a URL costs more than all the rest of building a request.
+    private let resolved = ResolvedURLs()
 
     /// Creates an environment, normalising the base URL so that it ends in `/`.
     ///
@@ -80,10 +82,12 @@ public struct ServiceEnvironment: Sendable, Hashable, CustomStringConvertible {
         let relative = path[start...]
         // Appending to the base string is what relative resolution does for plain paths, at a fraction of the
         // cost; dot segments and colons take the general route.
-        if !relative.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ":") }),
-            let url = URL(string: baseString + relative)
-        {
-            return url
+        if !relative.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ":") }) {
+            if let url = resolved.url(for: relative) { return url }
+            if let url = URL(string: baseString + relative) {
+                resolved.store(url, for: relative)
+                return url
+            }
         }
         guard let url = URL(string: String(relative), relativeTo: baseURL)?.absoluteURL else {
             throw .invalidPath(path, reason: "it does not form a valid URL")
@@ -92,6 +96,15 @@ public struct ServiceEnvironment: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { "\(name) (\(baseURL.absoluteString))" }
+
+    public static func == (lhs: ServiceEnvironment, rhs: ServiceEnvironment) -> Bool {
+        lhs.name == rhs.name && lhs.baseURL == rhs.baseURL
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(baseURL)
+    }
 
     /// Whether `bytes` contain `://`.
     private static func containsSchemeSeparator(_ bytes: String.UTF8View) -> Bool {

@@ -151,6 +151,93 @@ struct BuilderTests {
         }
     }
 
+    @Test func gzipCompressesAStreamedBodyChunkedAsItIsSent() async throws {
+        // Compressible chunks, an empty one, and one chunk of noise that fills zlib's 64 KiB output buffer twice.
+        var chunks: [Data] = []
+        for index in 0..<30 {
+            let bytes: [UInt8] = (0..<10_000).map { UInt8(($0 * 7 + index) % 97) }
+            chunks.append(Data(bytes))
+        }
+        chunks.insert(Data(), at: 3)
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var noise = [UInt8](repeating: 0, count: 150_000)
+        for position in noise.indices {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            noise[position] = UInt8(truncatingIfNeeded: seed >> 56)
+        }
+        chunks.insert(Data(noise), at: 10)
+        var whole = Data()
+        for chunk in chunks { whole.append(chunk) }
+        let body = chunks
+        try await withClient(handler: { _ in .status(204) }) { client, server in
+            for attempt in 0..<2 {
+                _ = try await client.makeRequest(.post, "import")
+                    .body(
+                        .stream(length: Int64(whole.count)) {
+                            AsyncThrowingStream { continuation in
+                                for chunk in body { continuation.yield(chunk) }
+                                continuation.finish()
+                            }
+                        },
+                        contentType: "application/octet-stream"
+                    )
+                    .contentEncoding(.gzip)
+                    .submit()
+                let request = try #require(server.receivedRequests.last)
+                #expect(server.receivedRequests.count == attempt + 1)
+                #expect(request.header("content-encoding") == "gzip")
+                #expect(request.header("transfer-encoding") == "chunked")
+                #expect(request.header("content-length") == nil)
+                #expect(request.body.starts(with: [0x1f, 0x8b]))
+                #expect(request.body.count < whole.count - 250_000)
+                #expect(try gunzip(request.body) == whole)
+            }
+        }
+    }
+
+    @Test func gzipCompressesAFileUploadAndAnEmptyStream() async throws {
+        let contents = Data((0..<300_000).map { UInt8($0 % 251) })
+        let file = try temporaryFile(contents)
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        try await withClient(handler: { _ in .status(204) }) { client, server in
+            _ = try await client.makeRequest(.put, "blobs/1")
+                .body(try .file(file), contentType: "application/octet-stream")
+                .contentEncoding(.gzip)
+                .submitAsUpload(true)
+            let upload = try #require(server.receivedRequests.last)
+            #expect(upload.header("transfer-encoding") == "chunked")
+            #expect(try gunzip(upload.body) == contents)
+
+            _ = try await client.makeRequest(.post, "empty")
+                .body(.stream(length: nil) { AsyncThrowingStream { $0.finish() } }, contentType: "text/plain")
+                .contentEncoding(.gzip)
+                .submit()
+            let empty = try #require(server.receivedRequests.last)
+            #expect(empty.body.starts(with: [0x1f, 0x8b]))
+            #expect(try gunzip(empty.body).isEmpty)
+        }
+    }
+
+    @Test func gzipOfAStreamPassesOnTheStreamsError() async throws {
+        struct Broken: Error {}
+        try await withClient(handler: { _ in .status(204) }) { client, _ in
+            await #expect(throws: RequestKitError.self) {
+                _ = try await client.makeRequest(.post, "import")
+                    .body(
+                        .stream(length: nil) {
+                            AsyncThrowingStream { continuation in
+                                continuation.yield(Data(repeating: 1, count: 1000))
+                                continuation.finish(throwing: Broken())
+                            }
+                        },
+                        contentType: "application/octet-stream"
+                    )
+                    .contentEncoding(.gzip)
+                    .submit()
+            }
+        }
+    }
+
     @Test func theBuilderSubmitsWithCallbacks() async throws {
         try await withClient(handler: { _ in .text("done") }) { client, _ in
             let text = await withCheckedContinuation { continuation in

@@ -38,6 +38,22 @@ struct ServiceEnvironmentTests {
         }
     }
 
+    @Test func resolvedURLsStayCorrectWhenRepeatedAndPastTheCacheSize() throws {
+        let environment = try ServiceEnvironment(name: "local", baseURL: "http://127.0.0.1:8080/api")
+        for round in 0..<2 {
+            for index in 0..<600 {
+                let url = try environment.url(for: "/vehicles/\(index)")
+                #expect(url.absoluteString == "http://127.0.0.1:8080/api/vehicles/\(index)", "round \(round)")
+            }
+        }
+        #expect(try environment.url(for: "a/../b").absoluteString == "http://127.0.0.1:8080/api/b")
+        // The cache is no part of the value: environments with the same name and URL stay equal.
+        let fresh = try ServiceEnvironment(name: "local", baseURL: "http://127.0.0.1:8080/api")
+        #expect(fresh == environment)
+        #expect(Set([fresh, environment]).count == 1)
+        #expect(try ServiceEnvironment(name: "other", baseURL: "http://127.0.0.1:8080/api") != environment)
+    }
+
     @Test func descriptionNamesTheEnvironmentAndItsURL() throws {
         let environment = try ServiceEnvironment(name: "staging", baseURL: "https://staging.example.com/api")
         #expect(environment.description == "staging (https://staging.example.com/api/)")
