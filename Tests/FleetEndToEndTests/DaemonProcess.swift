@@ -9,6 +9,8 @@ final class DaemonProcess: Sendable {
     let dataDirectory: URL
     let port: Int
     private let process: Process
+    /// Finishes when the process has exited.
+    private let exited: AsyncStream<Void>
     private let log: LogBuffer
 
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }  // an integer port always makes a valid URL
@@ -60,6 +62,9 @@ final class DaemonProcess: Sendable {
                 portContinuation.finish()
             }
         }
+        let (exited, exitContinuation) = AsyncStream.makeStream(of: Void.self)
+        process.terminationHandler = { _ in exitContinuation.finish() }
+        self.exited = exited
         try process.run()
         let found = await withTaskGroup(of: Int?.self) { group in
             group.addTask { await ports.first { _ in true } }
@@ -83,9 +88,7 @@ final class DaemonProcess: Sendable {
     /// Sends SIGTERM and waits for the process to exit; returns its exit status.
     func stop() async -> Int32 {
         if process.isRunning { process.terminate() }
-        while process.isRunning {
-            try? await Task.sleep(for: .milliseconds(20))
-        }
+        for await _ in exited {}
         return process.terminationStatus
     }
 
