@@ -30,3 +30,13 @@ public struct FieldSet: Sendable, Hashable {
         return paths
     }
 }
+
+/// A request body that names the members it may carry, so a server can refuse any other by path.
+public protocol FieldRestricted {
+    /// The members this body may carry.
+    static var fields: FieldSet { get }
+}
+
+extension V1.VehicleInput: FieldRestricted {}
+extension V2.VehicleInput: FieldRestricted {}
+extension V2.VehiclePatch: FieldRestricted {}

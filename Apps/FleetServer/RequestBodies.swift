@@ -9,9 +9,8 @@ import ModelKit
 /// member (400, with paths), a wrong type or a missing member (400, with the path), a rule broken (422, with
 /// every failing path).
 enum RequestBodies {
-    static func decode<Input: Decodable & Validatable>(
+    static func decode<Input: Decodable & Validatable & FieldRestricted>(
         _ type: Input.Type,
-        fields: FieldSet,
         from request: Request,
         maximumBytes: Int
     ) async throws -> Input {
@@ -46,7 +45,7 @@ enum RequestBodies {
                 detail: "the body must be a JSON object"
             )
         }
-        let unknown = fields.unknownPaths(in: json)
+        let unknown = Input.fields.unknownPaths(in: json)
         if !unknown.isEmpty {
             throw HTTPProblem(
                 400,

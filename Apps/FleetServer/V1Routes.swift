@@ -21,7 +21,6 @@ struct V1Routes {
         registry.add(group, .post, "/vehicles", prefix: "/v1") { request, _ in
             let input = try await RequestBodies.decode(
                 V1.VehicleInput.self,
-                fields: V1.VehicleInput.fields,
                 from: request,
                 maximumBytes: maximumBytes
             )
@@ -40,7 +39,6 @@ struct V1Routes {
             let id = try RouteInput.vehicleID(context)
             let input = try await RequestBodies.decode(
                 V1.VehicleInput.self,
-                fields: V1.VehicleInput.fields,
                 from: request,
                 maximumBytes: maximumBytes
             )

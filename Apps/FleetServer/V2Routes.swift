@@ -25,7 +25,6 @@ struct V2Routes {
         registry.add(group, .post, "/vehicles", prefix: "/v2") { request, _ in
             let input = try await RequestBodies.decode(
                 V2.VehicleInput.self,
-                fields: V2.VehicleInput.fields,
                 from: request,
                 maximumBytes: maximumBytes
             )
@@ -46,7 +45,6 @@ struct V2Routes {
             let ifMatch = try ETag.ifMatch(request)
             let patch = try await RequestBodies.decode(
                 V2.VehiclePatch.self,
-                fields: V2.VehiclePatch.fields,
                 from: request,
                 maximumBytes: maximumBytes
             )
