@@ -37,6 +37,14 @@ public struct MaintenancePolicy: Sendable, Hashable {
         return lastServiced < cutoff
     }
 
+    /// The moment from which a vehicle last serviced at `lastServiced` may be due: the service date plus the
+    /// interval. The vehicle is not due before it (adding months and taking them away again lands on or before the
+    /// date one started from, and ``cutoff(at:)`` only grows with time), so an answer derived earlier stays right
+    /// until then.
+    public func dueDate(lastServiced: Date) -> Date {
+        Self.calendar.date(byAdding: .month, value: intervalMonths, to: lastServiced) ?? lastServiced
+    }
+
     /// `vehicle` with ``Maintenance/due`` set by this policy.
     public func applied(to vehicle: Vehicle, at now: Date) -> Vehicle {
         applied(to: vehicle, cutoff: cutoff(at: now))

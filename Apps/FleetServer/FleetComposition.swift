@@ -17,6 +17,7 @@ import StoreKitLiteSQLite
 /// | `PersistenceService` | lazy | a `SQLiteBackend` at ``FleetConfiguration/databasePath`` |
 /// | ``VehicleRepository`` | lazy | the persistence service |
 /// | ``FleetService`` | lazy | the repository and the maintenance policy |
+/// | ``ReadResponseCache`` | lazy | the fleet service and ``FleetConfiguration/readCacheBytes`` |
 /// | ``FleetHTTPSettings`` | lazy | the configuration and the token |
 public enum FleetComposition {
     /// A frozen container for `configuration`. `token` is the bearer token writes need (see
@@ -53,6 +54,12 @@ public enum FleetComposition {
             return FleetService(
                 repository: try resolver.resolve((any VehicleRepository).self),
                 policy: MaintenancePolicy(intervalMonths: configuration.maintenanceIntervalMonths)
+            )
+        }
+        try locator.register(ReadResponseCache.self) { resolver in
+            ReadResponseCache(
+                service: try resolver.resolve(FleetService.self),
+                capacityBytes: try resolver.resolve(FleetConfiguration.self).readCacheBytes
             )
         }
         try locator.register(FleetHTTPSettings.self) { resolver in

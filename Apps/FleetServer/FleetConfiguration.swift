@@ -14,6 +14,7 @@ import ModelKit
 /// | `--maintenance-interval-months` | `FLEETD_MAINTENANCE_INTERVAL_MONTHS` | `maintenanceIntervalMonths` | `12` |
 /// | `--max-body-bytes` | `FLEETD_MAX_BODY_BYTES` | `maxBodyBytes` | `65536` |
 /// | `--durability` | `FLEETD_DURABILITY` | `durability` | `full` |
+/// | `--read-cache-bytes` | `FLEETD_READ_CACHE_BYTES` | `readCacheBytes` | `16777216` (16 MiB; 0 turns it off) |
 /// | `--log-level` | `FLEETD_LOG_LEVEL` | `logLevel` | `info` |
 /// | `--log-format` | `FLEETD_LOG_FORMAT` | `logFormat` | `json` |
 /// | `--config` | `FLEETD_CONFIG` | | `<data dir>/fleetd.json` when it exists |
@@ -43,6 +44,8 @@ public struct FleetConfiguration: Sendable, Hashable {
     public var maintenanceIntervalMonths = 12
     public var maximumBodyBytes = 64 * 1024
     public var durability = Durability.full
+    /// The byte budget of the ``ReadResponseCache``; 0 reads the store for every request.
+    public var readCacheBytes = 16 * 1024 * 1024
     public var logLevel = Logger.Level.info
     public var logFormat = LogFormat.json
 
@@ -132,6 +135,11 @@ public struct FleetConfiguration: Sendable, Hashable {
                 throw ConfigurationError("durability must be full or normal, not '\(value)'")
             }
             config.durability = durability
+        },
+        Key(flag: "read-cache-bytes", environment: "FLEETD_READ_CACHE_BYTES", file: "readCacheBytes") {
+            config,
+            value throws(ConfigurationError) in
+            config.readCacheBytes = try integer(value, "read-cache-bytes", in: 0...(4 * 1024 * 1024 * 1024))
         },
         Key(flag: "log-level", environment: "FLEETD_LOG_LEVEL", file: "logLevel") {
             config,
@@ -287,6 +295,8 @@ public struct FleetConfiguration: Sendable, Hashable {
           --maintenance-interval-months N    months between services (FLEETD_MAINTENANCE_INTERVAL_MONTHS; 12)
           --max-body-bytes N                 largest request body (FLEETD_MAX_BODY_BYTES; 65536)
           --durability full|normal           commit durability (FLEETD_DURABILITY; full)
+          --read-cache-bytes N               memory for encoded read answers, 0 for none
+                                             (FLEETD_READ_CACHE_BYTES; 16777216)
           --log-level LEVEL                  trace ... critical (FLEETD_LOG_LEVEL; info)
           --log-format json|text             log lines on standard error (FLEETD_LOG_FORMAT; json)
           --config FILE                      JSON configuration file (FLEETD_CONFIG; default

@@ -43,6 +43,7 @@ public struct FleetDaemon: Sendable {
             service: try locator.resolve(FleetService.self),
             settings: try locator.resolve(FleetHTTPSettings.self),
             metrics: try locator.resolve(FleetMetrics.self),
+            cache: configuration.readCacheBytes > 0 ? try locator.resolve(ReadResponseCache.self) : nil,
             metricsText: { registry.emitToString() }
         )
         responder = built.router.buildResponder()
@@ -93,7 +94,11 @@ public struct FleetDaemon: Sendable {
     ///
     /// - Throws: ``FleetError`` when the store cannot open (corrupt file, newer schema, unwritable directory):
     ///   the daemon then never listens.
+    ///   ``FleetError`` too when another daemon runs on the same database: each daemon holds an exclusive lock on
+    ///   `<database>.lock` while it runs, because its ``ReadResponseCache`` is exact only while it is the only writer.
     public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let lock = try DatabaseLock(path: configuration.databasePath + ".lock")
+        defer { lock.release() }
         let fleet = try await locator.resolve(FleetService.self)
         try await fleet.waitUntilReady()
         let store = StoreShutdownService(service: fleet, logger: logger)
@@ -168,5 +173,36 @@ struct StoreShutdownService: Service {
             logger.error("closing the store failed", metadata: ["fleetd.error": "\(error)"])
             throw error
         }
+    }
+}
+
+/// An exclusive `flock` on a file beside the database, held while a daemon runs; the kernel drops it when the
+/// process ends, however it ends.
+final class DatabaseLock {
+    private var descriptor: Int32
+
+    init(path: String) throws(FleetError) {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw FleetError(.unavailable, "cannot open the lock file \(path): \(String(cString: strerror(errno)))")
+        }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let reason = errno == EWOULDBLOCK ? "another fleetd is running on this database" : String(cString: strerror(errno))
+            close(descriptor)
+            throw FleetError(.unavailable, "cannot lock \(path): \(reason)")
+        }
+        self.descriptor = descriptor
+    }
+
+    /// Unlocks; a second call does nothing.
+    func release() {
+        guard descriptor >= 0 else { return }
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+        descriptor = -1
+    }
+
+    deinit {
+        release()
     }
 }

@@ -40,11 +40,14 @@ public struct FleetOperation: Sendable, Hashable, CustomStringConvertible {
 
 /// The fleet API's routes: `/v1`, `/v2`, `/health`, `/metrics` and the OpenAPI documents.
 public enum FleetRoutes {
-    /// A router serving the fleet API, with the operations it registered (for checking against OpenAPI).
+    /// A router serving the fleet API, with the operations it registered (for checking against OpenAPI). Reads are
+    /// answered from `cache` while its entries are exact (see ``ReadResponseCache``); `nil` reads the store each
+    /// time.
     public static func makeRouter(
         service: FleetService,
         settings: FleetHTTPSettings,
         metrics: FleetMetrics,
+        cache: ReadResponseCache? = nil,
         metricsText: @escaping @Sendable () -> String
     ) -> (router: Router<BasicRequestContext>, operations: [FleetOperation]) {
         let router = Router()
@@ -87,11 +90,11 @@ public enum FleetRoutes {
         }
 
         let writes = BearerAuthMiddleware<BasicRequestContext>(token: settings.token)
-        V1Routes(service: service, settings: settings).register(
+        V1Routes(service: service, settings: settings, cache: cache).register(
             on: router.group("v1").add(middleware: writes),
             registry
         )
-        V2Routes(service: service, settings: settings).register(
+        V2Routes(service: service, settings: settings, cache: cache).register(
             on: router.group("v2").add(middleware: writes),
             registry
         )

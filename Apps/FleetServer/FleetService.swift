@@ -1,6 +1,7 @@
 public import FleetModels
 public import Foundation
 public import ModelKit
+import Synchronization
 
 /// The fleet's domain rules on top of a ``VehicleRepository``: plates are unique, vehicles are valid, the
 /// maintenance policy decides which vehicles are due, and revisions guard v2 updates.
@@ -23,6 +24,7 @@ public final class FleetService: Sendable {
     public let policy: MaintenancePolicy
     private let now: @Sendable () -> Date
     private let writes = SerialLane()
+    private let finishedWrites = Atomic<UInt64>(0)
 
     /// A service over `repository` with a maintenance policy and a clock (the system clock unless a test gives one).
     public init(
@@ -33,6 +35,21 @@ public final class FleetService: Sendable {
         self.repository = repository
         self.policy = policy
         self.now = now
+    }
+
+    /// Counts the writes that have finished, successfully or not; it is bumped after a write's commit and before
+    /// the writer hears back. A read result taken while this was `n` is current as long as it is still `n`:
+    /// ``ReadResponseCache`` keys its entries on it.
+    public var writeGeneration: UInt64 { finishedWrites.load(ordering: .acquiring) }
+
+    /// The service's clock: what `due` is derived at.
+    public func currentDate() -> Date { now() }
+
+    /// When the derived due state of `vehicle` (as this service returned it) may change as time passes, or `nil`
+    /// when it never will: flagged vehicles stay due, vehicles never serviced stay not due, due vehicles stay due.
+    public func dueStateChange(of vehicle: Vehicle) -> Date? {
+        guard !vehicle.maintenance.due, let lastServiced = vehicle.maintenance.lastServiced else { return nil }
+        return policy.dueDate(lastServiced: lastServiced)
     }
 
     /// Whether the store is ready.
@@ -80,7 +97,7 @@ public final class FleetService: Sendable {
         vehicle.revision = 1
         try Self.validate(vehicle)
         let new = vehicle
-        try await writes.run { () throws(FleetError) in
+        try await write { () throws(FleetError) in
             if try await repository.plateExists(new.plate, excluding: nil) {
                 throw Self.duplicate(new.plate)
             }
@@ -98,7 +115,7 @@ public final class FleetService: Sendable {
         newPlate: String?,
         change: @escaping @Sendable (Vehicle) -> Vehicle
     ) async throws(FleetError) -> Vehicle {
-        let updated = try await writes.run { () throws(FleetError) -> Vehicle in
+        let updated = try await write { () throws(FleetError) -> Vehicle in
             // A stale revision is reported before anything else about the change: the client must re-read first.
             guard let current = try await repository.vehicle(id: id) else { throw Self.notFound(id) }
             try Self.check(check, against: current)
@@ -119,10 +136,18 @@ public final class FleetService: Sendable {
 
     /// Removes a vehicle, checking the revision as `check` says.
     public func delete(_ id: ModelID<Vehicle>, check: RevisionCheck) async throws(FleetError) {
-        try await writes.run { () throws(FleetError) in
+        try await write { () throws(FleetError) in
             try await repository.delete(id: id) { (stored) throws(FleetError) in
                 try Self.check(check, against: stored)
             }
+        }
+    }
+
+    /// Runs `body` in the write lane and counts it in ``writeGeneration`` once it has finished.
+    private func write<T: Sendable>(_ body: () async throws(FleetError) -> T) async throws(FleetError) -> T {
+        try await writes.run { () throws(FleetError) -> T in
+            defer { finishedWrites.add(1, ordering: .releasing) }
+            return try await body()
         }
     }
 

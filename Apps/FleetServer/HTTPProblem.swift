@@ -102,15 +102,24 @@ enum JSONCoding {
         capacity: Int = 512,
         _ write: (inout JSONStreamWriter) -> Void
     ) -> Response {
-        var writer = JSONStreamWriter(capacity: capacity)
-        write(&writer)
         var fields = headers
         fields[.contentType] = "application/json"
-        return Response(
-            status: status,
-            headers: fields,
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: writer.bytes))
-        )
+        return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: bytes(capacity: capacity, write)))
+    }
+
+    /// The bytes `write` writes.
+    static func bytes(capacity: Int = 512, _ write: (inout JSONStreamWriter) -> Void) -> ByteBuffer {
+        var writer = JSONStreamWriter(capacity: capacity)
+        write(&writer)
+        return ByteBuffer(bytes: writer.bytes)
+    }
+
+    /// `Content-Type: application/json`, plus `eTag` when given.
+    static func headers(eTag: String? = nil) -> HTTPFields {
+        var fields = HTTPFields()
+        fields[.contentType] = "application/json"
+        if let eTag { fields[.eTag] = eTag }
+        return fields
     }
 
     static let encoder = ModelCoding.makeEncoder()

@@ -8,15 +8,21 @@ import ModelKit
 struct V1Routes {
     let service: FleetService
     let settings: FleetHTTPSettings
+    let cache: ReadResponseCache?
 
     func register(on group: RouterGroup<BasicRequestContext>, _ registry: OperationRegistry) {
         let service = service
+        let cache = cache
         let maximumBytes = settings.maximumBodyBytes
         registry.add(group, .get, "/vehicles", prefix: "/v1") { request, _ in
             _ = try RouteInput.query(request, allowed: [])
-            let page = try await service.list(VehicleFilter(), after: nil, limit: nil)
-            let vehicles = page.vehicles.map(V1.Vehicle.init(canonical:))
-            return JSONCoding.response(capacity: 200 * vehicles.count + 2, vehicles.writeJSON)
+            let key = ReadResponseCache.Key.list(version: 1, make: nil, modelYear: nil, after: nil, limit: nil)
+            return try await ReadResponseCache.serve(cache, key) {
+                let page = try await service.list(VehicleFilter(), after: nil, limit: nil)
+                let vehicles = page.vehicles.map(V1.Vehicle.init(canonical:))
+                let bytes = JSONCoding.bytes(capacity: 200 * vehicles.count + 2, vehicles.writeJSON)
+                return (JSONCoding.headers(), bytes, page.vehicles.compactMap(service.dueStateChange(of:)).min())
+            }
         }
         registry.add(group, .post, "/vehicles", prefix: "/v1") { request, _ in
             let input = try await RequestBodies.decode(
@@ -32,8 +38,15 @@ struct V1Routes {
             )
         }
         registry.add(group, .get, "/vehicles/:id", prefix: "/v1") { _, context in
-            let vehicle = try await service.vehicle(try RouteInput.vehicleID(context))
-            return JSONCoding.response(V1.Vehicle(canonical: vehicle).writeJSON)
+            let id = try RouteInput.vehicleID(context)
+            return try await ReadResponseCache.serve(cache, .vehicle(version: 1, id: id)) {
+                let vehicle = try await service.vehicle(id)
+                return (
+                    JSONCoding.headers(),
+                    JSONCoding.bytes(V1.Vehicle(canonical: vehicle).writeJSON),
+                    service.dueStateChange(of: vehicle)
+                )
+            }
         }
         registry.add(group, .put, "/vehicles/:id", prefix: "/v1") { request, context in
             let id = try RouteInput.vehicleID(context)

@@ -8,19 +8,33 @@ import ModelKit
 struct V2Routes {
     let service: FleetService
     let settings: FleetHTTPSettings
+    let cache: ReadResponseCache?
 
     func register(on group: RouterGroup<BasicRequestContext>, _ registry: OperationRegistry) {
         let service = service
         let settings = settings
+        let cache = cache
         let maximumBytes = settings.maximumBodyBytes
         registry.add(group, .get, "/vehicles", prefix: "/v2") { request, _ in
             let query = try ListQuery(request, settings: settings)
-            let page = try await service.list(query.filter, after: query.after, limit: query.limit)
-            let body = V2.VehiclePage(
-                items: page.vehicles.map(V2.Vehicle.init(canonical:)),
-                nextCursor: page.continueAfter.map(Cursor.encode)
+            let filter = query.filter
+            // A list filtered on `due` can change as time passes without any write: it is never cached.
+            let key = ReadResponseCache.Key.list(
+                version: 2,
+                make: filter.make,
+                modelYear: filter.modelYear,
+                after: query.after,
+                limit: query.limit
             )
-            return JSONCoding.response(capacity: 250 * body.items.count + 64, body.writeJSON)
+            return try await ReadResponseCache.serve(filter.due == nil ? cache : nil, key) {
+                let page = try await service.list(filter, after: query.after, limit: query.limit)
+                let body = V2.VehiclePage(
+                    items: page.vehicles.map(V2.Vehicle.init(canonical:)),
+                    nextCursor: page.continueAfter.map(Cursor.encode)
+                )
+                let bytes = JSONCoding.bytes(capacity: 250 * body.items.count + 64, body.writeJSON)
+                return (JSONCoding.headers(), bytes, page.vehicles.compactMap(service.dueStateChange(of:)).min())
+            }
         }
         registry.add(group, .post, "/vehicles", prefix: "/v2") { request, _ in
             let input = try await RequestBodies.decode(
@@ -34,11 +48,15 @@ struct V2Routes {
             return JSONCoding.response(status: .created, headers: headers, V2.Vehicle(canonical: created).writeJSON)
         }
         registry.add(group, .get, "/vehicles/:id", prefix: "/v2") { _, context in
-            let vehicle = try await service.vehicle(try RouteInput.vehicleID(context))
-            return JSONCoding.response(
-                headers: [.eTag: ETag.make(vehicle.revision)],
-                V2.Vehicle(canonical: vehicle).writeJSON
-            )
+            let id = try RouteInput.vehicleID(context)
+            return try await ReadResponseCache.serve(cache, .vehicle(version: 2, id: id)) {
+                let vehicle = try await service.vehicle(id)
+                return (
+                    JSONCoding.headers(eTag: ETag.make(vehicle.revision)),
+                    JSONCoding.bytes(V2.Vehicle(canonical: vehicle).writeJSON),
+                    service.dueStateChange(of: vehicle)
+                )
+            }
         }
         registry.add(group, .patch, "/vehicles/:id", prefix: "/v2") { request, context in
             let id = try RouteInput.vehicleID(context)

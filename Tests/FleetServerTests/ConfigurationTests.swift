@@ -65,6 +65,7 @@ struct ConfigurationTests {
         #expect(configuration.maintenanceIntervalMonths == 12)
         #expect(configuration.maximumBodyBytes == 65536)
         #expect(configuration.durability == .full)
+        #expect(configuration.readCacheBytes == 16 * 1024 * 1024)
         #expect(configuration.logLevel == .info)
         #expect(configuration.logFormat == .json)
     }
@@ -112,7 +113,7 @@ struct ConfigurationTests {
             [
                 "--host", "0.0.0.0", "--port", "9000", "--data-dir", folder.path, "--database", database, "--token",
                 "secret-token", "--maintenance-interval-months", "7", "--max-body-bytes", "1024", "--durability",
-                "normal", "--log-level", "warning", "--log-format", "text",
+                "normal", "--log-level", "warning", "--log-format", "text", "--read-cache-bytes", "0",
             ],
             [:]
         )
@@ -120,7 +121,7 @@ struct ConfigurationTests {
             [
                 "--host=0.0.0.0", "--port=9000", "--data-dir=\(folder.path)", "--database=\(database)",
                 "--token=secret-token", "--maintenance-interval-months=7", "--max-body-bytes=1024",
-                "--durability=normal", "--log-level=warning", "--log-format=text",
+                "--durability=normal", "--log-level=warning", "--log-format=text", "--read-cache-bytes=0",
             ],
             [:]
         )
@@ -135,6 +136,7 @@ struct ConfigurationTests {
         #expect(separate.durability == .normal)
         #expect(separate.logLevel == .warning)
         #expect(separate.logFormat == .text)
+        #expect(separate.readCacheBytes == 0)
         // A value may itself contain `=`.
         #expect(try Self.configuration(["--token=abc=defgh"], ["FLEETD_DATA_DIR": folder.path]).token == "abc=defgh")
     }
@@ -176,6 +178,8 @@ struct ConfigurationTests {
             (["--log-level=loud"], "log-level"),
             (["--log-format=xml"], "log-format"),
             (["--durability=eventual"], "durability"),
+            (["--read-cache-bytes=-1"], "read-cache-bytes"),
+            (["--read-cache-bytes", "lots"], "read-cache-bytes"),
             (["--token=short"], "token"),
             (["--host="], "host"),
             (["--database="], "database"),
