@@ -163,11 +163,28 @@ struct ListQuery {
 /// List cursors: the last plate of a page, base64url-encoded behind a version prefix, so clients treat them as
 /// opaque and a later format can be told apart.
 enum Cursor {
+    /// base64url without padding (RFC 4648, section 5), written directly: Foundation's base64 followed by three
+    /// `replacingOccurrences` calls was 4 % of a list request's CPU time.
     static func encode(_ plate: String) -> String {
-        let base64 = Data(("p1:" + plate).utf8).base64EncodedString()
-        return base64.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        let bytes = Array("p1:".utf8) + Array(plate.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity((bytes.count * 4 + 2) / 3)
+        var index = 0
+        while index < bytes.count {
+            let remaining = bytes.count - index
+            let first = bytes[index]
+            let second = remaining > 1 ? bytes[index + 1] : 0
+            let third = remaining > 2 ? bytes[index + 2] : 0
+            output.append(alphabet[Int(first >> 2)])
+            output.append(alphabet[Int((first & 0x03) << 4 | second >> 4)])
+            if remaining > 1 { output.append(alphabet[Int((second & 0x0F) << 2 | third >> 6)]) }
+            if remaining > 2 { output.append(alphabet[Int(third & 0x3F)]) }
+            index += 3
+        }
+        return String(decoding: output, as: UTF8.self)
     }
+
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     static func decode(_ cursor: String) -> String? {
         guard cursor.count <= 128 else { return nil }

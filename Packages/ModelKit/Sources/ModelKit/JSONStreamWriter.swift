@@ -73,8 +73,28 @@ public struct JSONStreamWriter: Sendable {
     /// Writes an integer value.
     public mutating func integer(_ value: some BinaryInteger) {
         separate()
-        writer.append(String(value))
+        if let value = Int64(exactly: value) {
+            writeDigits(value)
+        } else {
+            writer.append(String(value))
+        }
         needsComma = true
+    }
+
+    /// Writes the decimal digits of `value` without making a `String` first.
+    private mutating func writeDigits(_ value: Int64) {
+        if value < 0 { writer.output.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        // 20 digits hold every UInt64.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = 20
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            writer.output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start..<20]))
+        }
     }
 
     /// Writes `true` or `false`.

@@ -54,4 +54,24 @@ struct JSONStreamWriterTests {
                 == #"{"plate":"AB-123","modelYear":2021,"tags":["a\"b",null,true]}"#
         )
     }
+
+    @Test func integersAtTheEdgesOfEveryWidth() {
+        var writer = JSONStreamWriter()
+        writer.beginArray()
+        writer.integer(0)
+        writer.integer(-1)
+        writer.integer(9)
+        writer.integer(10)
+        writer.integer(Int64.min)
+        writer.integer(Int64.max)
+        writer.integer(UInt64.max)
+        writer.integer(Int8.min)
+        writer.integer(UInt8.max)
+        writer.integer(Int32(-2_147_483_648))
+        writer.endArray()
+        #expect(
+            String(decoding: writer.bytes, as: UTF8.self)
+                == "[0,-1,9,10,-9223372036854775808,9223372036854775807,18446744073709551615,-128,255,-2147483648]"
+        )
+    }
 }
