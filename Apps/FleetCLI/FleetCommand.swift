@@ -26,6 +26,10 @@ public struct FleetCommand: ParsableCommand {
         ]
     )
 
+    /// The global options may also come before the command's name (`fleet --api v1 vehicles list`): ArgumentParser
+    /// hands an option group it parsed for a parent to the subcommand that declares the same group.
+    @OptionGroup public var global: GlobalOptions
+
     public init() {}
 }
 
@@ -40,6 +44,9 @@ public struct VehiclesCommand: ParsableCommand {
         ]
     )
 
+    /// Global options between `vehicles` and the command's name (see ``FleetCommand/global``).
+    @OptionGroup public var global: GlobalOptions
+
     public init() {}
 }
 
@@ -50,6 +57,9 @@ public struct EnvCommand: ParsableCommand {
         abstract: "List, add and switch environments (the daemons fleet talks to).",
         subcommands: [EnvListCommand.self, EnvUseCommand.self, EnvAddCommand.self]
     )
+
+    /// Global options between `env` and the command's name (see ``FleetCommand/global``).
+    @OptionGroup public var global: GlobalOptions
 
     public init() {}
 }

@@ -56,6 +56,16 @@ struct FleetCommandTests {
             let old = try ModelCoding.decode([V1.Vehicle].self, from: Data(v1.output.utf8))
             #expect(old.count == 5)
             #expect(v1.output.contains("\"tag\""))
+
+            // Global options before the command, between the group and the command, or after it: all the same.
+            for arguments in [
+                ["--api", "v1", "--json", "vehicles", "list"], ["vehicles", "--api", "v1", "--json", "list"],
+                ["--json", "vehicles", "list", "--api", "v1"],
+            ] {
+                let outcome = await harness.run(arguments)
+                #expect(outcome.code == 0, "\(arguments): \(outcome.error)")
+                #expect(outcome.output == v1.output, "\(arguments)")
+            }
         }
     }
 
