@@ -98,7 +98,8 @@ public final class ReadResponseCache: Sendable {
         )
         let now = service.currentDate()
         state.withLock { state in
-            // Checked under the lock, so an entry of a finished generation can never be added after the check.
+            // A write may still finish between this check and the insert; the entry then carries a generation that
+            // is over, and `response(for:)` never serves it.
             guard service.writeGeneration == ticket.generation, now < entry.expires else { return }
             if let old = state.entries.removeValue(forKey: key) {
                 state.bytes -= old.cost

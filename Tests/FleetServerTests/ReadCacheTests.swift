@@ -102,30 +102,9 @@ struct ReadCacheTests {
 
     @Test("an answer is not used once a vehicle in it becomes due; lists filtered on due are never kept")
     func dueStateChangesWithTime() async throws {
-        let folder = ServerFixture.makeFolderURL()
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
         let serviced = try #require(ISO8601DateFormatter().date(from: "2024-01-10T08:00:00Z"))
         let clock = Clock(serviced.addingTimeInterval(300 * 86_400))
-        let store = PersistenceService(
-            model: StoreVehicleRepository.storeModel,
-            backend: SQLiteBackend(location: .file(path: folder.appendingPathComponent("fleet.sqlite").path))
-        )
-        let service = FleetService(
-            repository: StoreVehicleRepository(store: store),
-            policy: MaintenancePolicy(intervalMonths: 12),
-            now: { clock.now }
-        )
-        try await service.waitUntilReady()
-        let cache = ReadResponseCache(service: service, capacityBytes: 1 << 20)
-        let built = FleetRoutes.makeRouter(
-            service: service,
-            settings: FleetHTTPSettings(token: ServerFixture.token),
-            metrics: FleetMetrics(factory: NOOPMetricsHandler.instance),
-            cache: cache,
-            metricsText: { "" }
-        )
-        try await Application(router: built.router).test(.live) { client async throws in
+        try await Self.withServer(capacityBytes: 1 << 20, now: { clock.now }) { client, cache async throws in
             let lastServiced = ModelCoding.timestamp(serviced) ?? ""
             let vehicle = try await client.createV2(plate: "DUE-1", maintenance: #"{"lastServiced": "\#(lastServiced)"}"#)
             _ = try await client.createV2(plate: "DUE-2")
@@ -155,29 +134,11 @@ struct ReadCacheTests {
             let after = try await due()
             #expect(after == DueView(v2: true, v1: true, list: [true, false], dueList: ["DUE-1"]))
         }
-        try await service.close()
     }
 
     @Test("memory stays within the byte budget; an answer larger than the budget is not kept")
     func budget() async throws {
-        let folder = ServerFixture.makeFolderURL()
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let store = PersistenceService(
-            model: StoreVehicleRepository.storeModel,
-            backend: SQLiteBackend(location: .file(path: folder.appendingPathComponent("fleet.sqlite").path))
-        )
-        let service = FleetService(repository: StoreVehicleRepository(store: store))
-        try await service.waitUntilReady()
-        let cache = ReadResponseCache(service: service, capacityBytes: 2_000)
-        let built = FleetRoutes.makeRouter(
-            service: service,
-            settings: FleetHTTPSettings(token: ServerFixture.token),
-            metrics: FleetMetrics(factory: NOOPMetricsHandler.instance),
-            cache: cache,
-            metricsText: { "" }
-        )
-        try await Application(router: built.router).test(.live) { client async throws in
+        try await Self.withServer(capacityBytes: 2_000) { client, cache async throws in
             var ids: [String] = []
             for index in 0..<30 {
                 ids.append(try await client.createV2(plate: "BUDGET-\(index)").id.uuidString)
@@ -192,6 +153,38 @@ struct ReadCacheTests {
             #expect(page.body.readableBytes > 2_000)
             #expect(try await client.send(.get, "/v2/vehicles?limit=30").body == page.body)
             #expect(cache.statistics.bytes <= 2_000)
+        }
+    }
+
+    /// A fleet service on a fresh SQLite file with its own clock, and a cache of `capacityBytes`, served on loopback.
+    private static func withServer(
+        capacityBytes: Int,
+        now: @escaping @Sendable () -> Date = { Date() },
+        _ body: @Sendable (any TestClientProtocol, ReadResponseCache) async throws -> Void
+    ) async throws {
+        let folder = ServerFixture.makeFolderURL()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = PersistenceService(
+            model: StoreVehicleRepository.storeModel,
+            backend: SQLiteBackend(location: .file(path: folder.appendingPathComponent("fleet.sqlite").path))
+        )
+        let service = FleetService(
+            repository: StoreVehicleRepository(store: store),
+            policy: MaintenancePolicy(intervalMonths: 12),
+            now: now
+        )
+        try await service.waitUntilReady()
+        let cache = ReadResponseCache(service: service, capacityBytes: capacityBytes)
+        let built = FleetRoutes.makeRouter(
+            service: service,
+            settings: FleetHTTPSettings(token: ServerFixture.token),
+            metrics: FleetMetrics(factory: NOOPMetricsHandler.instance),
+            cache: cache,
+            metricsText: { "" }
+        )
+        try await Application(router: built.router).test(.live) { client async throws in
+            try await body(client, cache)
         }
         try await service.close()
     }
