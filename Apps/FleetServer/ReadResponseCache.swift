@@ -58,7 +58,7 @@ public final class ReadResponseCache: Sendable {
         self.capacityBytes = capacityBytes
     }
 
-    /// Hits and misses so far.
+    /// Hits and misses so far, and what is stored now.
     public var statistics: (hits: Int, misses: Int, entries: Int, bytes: Int) {
         state.withLock { ($0.hits, $0.misses, $0.entries.count, $0.bytes) }
     }
