@@ -52,6 +52,11 @@ public final class FleetService: Sendable {
         return policy.dueDate(lastServiced: lastServiced)
     }
 
+    /// The earliest ``dueStateChange(of:)`` among `vehicles`, or `nil` when none of them will change.
+    public func dueStateChange(of vehicles: some Sequence<Vehicle>) -> Date? {
+        vehicles.lazy.compactMap { self.dueStateChange(of: $0) }.min()
+    }
+
     /// Whether the store is ready.
     public var isReady: Bool { repository.isReady }
 

@@ -21,7 +21,7 @@ struct V1Routes {
                 let page = try await service.list(VehicleFilter(), after: nil, limit: nil)
                 let vehicles = page.vehicles.map(V1.Vehicle.init(canonical:))
                 let bytes = JSONCoding.bytes(capacity: 200 * vehicles.count + 2, vehicles.writeJSON)
-                return (JSONCoding.headers(), bytes, page.vehicles.compactMap(service.dueStateChange(of:)).min())
+                return (JSONCoding.headers(), bytes, service.dueStateChange(of: page.vehicles))
             }
         }
         registry.add(group, .post, "/vehicles", prefix: "/v1") { request, _ in

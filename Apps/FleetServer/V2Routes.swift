@@ -33,7 +33,7 @@ struct V2Routes {
                     nextCursor: page.continueAfter.map(Cursor.encode)
                 )
                 let bytes = JSONCoding.bytes(capacity: 250 * body.items.count + 64, body.writeJSON)
-                return (JSONCoding.headers(), bytes, page.vehicles.compactMap(service.dueStateChange(of:)).min())
+                return (JSONCoding.headers(), bytes, service.dueStateChange(of: page.vehicles))
             }
         }
         registry.add(group, .post, "/vehicles", prefix: "/v2") { request, _ in
