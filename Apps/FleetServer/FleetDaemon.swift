@@ -187,7 +187,8 @@ final class DatabaseLock {
             throw FleetError(.unavailable, "cannot open the lock file \(path): \(String(cString: strerror(errno)))")
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let reason = errno == EWOULDBLOCK ? "another fleetd is running on this database" : String(cString: strerror(errno))
+            let reason =
+                errno == EWOULDBLOCK ? "another fleetd is running on this database" : String(cString: strerror(errno))
             close(descriptor)
             throw FleetError(.unavailable, "cannot lock \(path): \(reason)")
         }

@@ -104,7 +104,11 @@ enum JSONCoding {
     ) -> Response {
         var fields = headers
         fields[.contentType] = "application/json"
-        return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: bytes(capacity: capacity, write)))
+        return Response(
+            status: status,
+            headers: fields,
+            body: ResponseBody(byteBuffer: bytes(capacity: capacity, write))
+        )
     }
 
     /// The bytes `write` writes.

@@ -105,7 +105,9 @@ public final class ReadResponseCache: Sendable {
                 state.bytes -= old.cost
             }
             if state.bytes + cost > capacityBytes {
-                state.entries = state.entries.filter { $0.value.generation == ticket.generation && now < $0.value.expires }
+                state.entries = state.entries.filter {
+                    $0.value.generation == ticket.generation && now < $0.value.expires
+                }
                 state.bytes = state.entries.values.reduce(0) { $0 + $1.cost }
                 if state.bytes + cost > capacityBytes {
                     state.entries.removeAll(keepingCapacity: true)

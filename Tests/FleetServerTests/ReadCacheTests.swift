@@ -106,7 +106,10 @@ struct ReadCacheTests {
         let clock = Clock(serviced.addingTimeInterval(300 * 86_400))
         try await Self.withServer(capacityBytes: 1 << 20, now: { clock.now }) { client, cache async throws in
             let lastServiced = ModelCoding.timestamp(serviced) ?? ""
-            let vehicle = try await client.createV2(plate: "DUE-1", maintenance: #"{"lastServiced": "\#(lastServiced)"}"#)
+            let vehicle = try await client.createV2(
+                plate: "DUE-1",
+                maintenance: #"{"lastServiced": "\#(lastServiced)"}"#
+            )
             _ = try await client.createV2(plate: "DUE-2")
             let path = "/v2/vehicles/\(vehicle.id.uuidString)"
             func due() async throws -> DueView {
@@ -195,7 +198,11 @@ struct ReadCacheTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         var configuration = StoreTests.configuration(folder)
         configuration.readCacheBytes = 0
-        let daemon = try FleetDaemon(configuration: configuration, logger: StoreTests.logger(), token: ServerFixture.token)
+        let daemon = try FleetDaemon(
+            configuration: configuration,
+            logger: StoreTests.logger(),
+            token: ServerFixture.token
+        )
         let cache = try await daemon.locator.resolve(ReadResponseCache.self)
         let fleet = try await daemon.locator.resolve(FleetService.self)
         try await fleet.waitUntilReady()
@@ -219,13 +226,21 @@ struct DatabaseLockTests {
         let folder = ServerFixture.makeFolderURL()
         defer { try? FileManager.default.removeItem(at: folder) }
         let configuration = StoreTests.configuration(folder)
-        let first = try FleetDaemon(configuration: configuration, logger: StoreTests.logger(), token: ServerFixture.token)
+        let first = try FleetDaemon(
+            configuration: configuration,
+            logger: StoreTests.logger(),
+            token: ServerFixture.token
+        )
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let running = Task { try await first.run { port in continuation.yield(port) } }
         var iterator = ports.makeAsyncIterator()
         #expect(try #require(await iterator.next()) > 0)
 
-        let second = try FleetDaemon(configuration: configuration, logger: StoreTests.logger(), token: ServerFixture.token)
+        let second = try FleetDaemon(
+            configuration: configuration,
+            logger: StoreTests.logger(),
+            token: ServerFixture.token
+        )
         do {
             try await second.run()
             Issue.record("a second daemon ran on a locked database")
@@ -239,7 +254,11 @@ struct DatabaseLockTests {
         _ = await running.result
         continuation.finish()
         // The first one is gone: the lock is free again.
-        let third = try FleetDaemon(configuration: configuration, logger: StoreTests.logger(), token: ServerFixture.token)
+        let third = try FleetDaemon(
+            configuration: configuration,
+            logger: StoreTests.logger(),
+            token: ServerFixture.token
+        )
         let (thirdPorts, thirdContinuation) = AsyncStream.makeStream(of: Int.self)
         let again = Task { try await third.run { port in thirdContinuation.yield(port) } }
         var thirdIterator = thirdPorts.makeAsyncIterator()
