@@ -36,10 +36,43 @@ public struct ModelID<Owner>: Sendable, Hashable {
     ///
     /// - Throws: ``ModelIDError`` when the text is not a UUID.
     public init(parsing text: String) throws(ModelIDError) {
-        guard text.utf8.count == 36, let uuid = UUID(uuidString: text) else {
+        guard let uuid = Self.parse(text.utf8) else {
             throw ModelIDError(.invalidUUID, text: text)
         }
         self.uuid = uuid
+    }
+
+    /// The canonical 8-4-4-4-12 form, hex digits in either case. Written by hand: Foundation's `UUID(uuidString:)`
+    /// goes through `sscanf` on Linux, and servers parse an ID out of most request paths.
+    private static func parse(_ text: String.UTF8View) -> UUID? {
+        guard text.count == 36 else { return nil }
+        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let parsed: Bool = withUnsafeMutableBytes(of: &bytes) { output in
+            var written = 0
+            var high: UInt8?
+            for (position, character) in text.enumerated() {
+                if position == 8 || position == 13 || position == 18 || position == 23 {
+                    guard character == UInt8(ascii: "-") else { return false }
+                    continue
+                }
+                let nibble: UInt8
+                switch character {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = character &- UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = character &- UInt8(ascii: "a") &+ 10
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = character &- UInt8(ascii: "A") &+ 10
+                default: return false
+                }
+                if let first = high {
+                    output[written] = first << 4 | nibble
+                    written += 1
+                    high = nil
+                } else {
+                    high = nibble
+                }
+            }
+            return written == 16
+        }
+        return parsed ? UUID(uuid: bytes) : nil
     }
 
     /// The lowercase canonical string form, such as `0190f5c2-7a4b-7c3d-9e1f-2a3b4c5d6e7f`.

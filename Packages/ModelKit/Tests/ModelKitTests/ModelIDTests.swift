@@ -45,6 +45,28 @@ struct ModelIDTests {
         #expect(Set(ids).count == 8000)
     }
 
+    @Test func parsingAgreesWithFoundation() throws {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("0123456789abcdefABCDEF-g")
+        for _ in 0..<2_000 {
+            let uuid = UUID()
+            var text = Array(Bool.random(using: &generator) ? uuid.uuidString : uuid.uuidString.lowercased())
+            if Int.random(in: 0..<3, using: &generator) == 0 {
+                text[Int.random(in: 0..<36, using: &generator)] = alphabet.randomElement(using: &generator) ?? "-"
+            }
+            let string = String(text)
+            // Canonical: hyphens exactly at 8, 13, 18 and 23, hex digits everywhere else. Foundation's parser on
+            // Linux (`sscanf` with `%2hhx`) also takes a signed pair such as "-7" where a digit pair belongs;
+            // ModelID refuses those.
+            let canonical = text.enumerated().allSatisfy { position, character in
+                [8, 13, 18, 23].contains(position) ? character == "-" : character.isHexDigit
+            }
+            let parsed = try? ModelID<Vehicle>(parsing: string)
+            #expect(parsed?.uuid == (canonical ? UUID(uuidString: string) : nil), "\(string)")
+            #expect((parsed != nil) == canonical, "\(string)")
+        }
+    }
+
     @Test func stringFormIsLowercaseAndParsesBack() throws {
         let id = ModelID<Vehicle>()
         #expect(id.uuidString == id.uuidString.lowercased())
@@ -55,7 +77,9 @@ struct ModelIDTests {
 
     @Test(arguments: [
         "", "abc", "0190f5c2-7a4b-7c3d-9e1f-2a3b4c5d6e7", "0190f5c27a4b7c3d9e1f2a3b4c5d6e7f0000",
-        "0190f5c2-7a4b-7c3d-9e1f-2a3b4c5d6e7g",
+        "0190f5c2-7a4b-7c3d-9e1f-2a3b4c5d6e7g", "0190f5c2_7a4b-7c3d-9e1f-2a3b4c5d6e7f",
+        "0190f5c2-7a4b-7c3d-9e1f2-a3b4c5d6e7f", "0190f5c2-7a4b-7c3d-9e1f-2a3b4c5d6é7",
+        " 190f5c2-7a4b-7c3d-9e1f-2a3b4c5d6e7f",
     ])
     func invalidTextThrowsATypedError(text: String) {
         #expect {
