@@ -39,12 +39,17 @@ public struct FleetDaemon: Sendable {
             logger: logger,
             registry: registry
         )
+        let metrics = try locator.resolve(FleetMetrics.self)
+        let cache = configuration.readCacheBytes > 0 ? try locator.resolve(ReadResponseCache.self) : nil
         let built = FleetRoutes.makeRouter(
             service: try locator.resolve(FleetService.self),
             settings: try locator.resolve(FleetHTTPSettings.self),
-            metrics: try locator.resolve(FleetMetrics.self),
-            cache: configuration.readCacheBytes > 0 ? try locator.resolve(ReadResponseCache.self) : nil,
-            metricsText: { registry.emitToString() }
+            metrics: metrics,
+            cache: cache,
+            metricsText: {
+                if let cache { metrics.publish(cache) }
+                return registry.emitToString()
+            }
         )
         responder = built.router.buildResponder()
         operations = built.operations

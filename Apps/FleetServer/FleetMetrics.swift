@@ -10,8 +10,13 @@ import Synchronization
 /// - `fleetd_http_requests_total{method, route, status}`: requests answered, by route template (`/v2/vehicles/{id}`,
 ///   never the raw path, so IDs do not explode the label set).
 /// - `fleetd_http_request_duration_seconds{method, route}`: latency histogram.
+/// - `fleetd_read_cache_requests_total{result="hit"|"miss"}`, `fleetd_read_cache_entries`,
+///   `fleetd_read_cache_bytes`: the ``ReadResponseCache``, brought up to date when `/metrics` is read, so that reads
+///   pay nothing for them.
 public final class FleetMetrics: Sendable {
     private let factory: any MetricsFactory
+    /// The cache's hits and misses as last published; counters grow by the difference.
+    private let publishedCache = Mutex<(hits: Int, misses: Int)>((0, 0))
     private let counters = Mutex<[CounterKey: Counter]>([:])
     private let timers = Mutex<[TimerKey: Metrics.Timer]>([:])
 
@@ -29,6 +34,21 @@ public final class FleetMetrics: Sendable {
     /// Metrics made by `factory`.
     public init(factory: any MetricsFactory) {
         self.factory = factory
+    }
+
+    /// Publishes the read cache's figures.
+    func publish(_ cache: ReadResponseCache) {
+        let now = cache.statistics
+        let (newHits, newMisses) = publishedCache.withLock { published in
+            defer { published = (now.hits, now.misses) }
+            return (now.hits - published.hits, now.misses - published.misses)
+        }
+        Counter(label: "fleetd_read_cache_requests_total", dimensions: [("result", "hit")], factory: factory)
+            .increment(by: Int64(newHits))
+        Counter(label: "fleetd_read_cache_requests_total", dimensions: [("result", "miss")], factory: factory)
+            .increment(by: Int64(newMisses))
+        Gauge(label: "fleetd_read_cache_entries", factory: factory).record(now.entries)
+        Gauge(label: "fleetd_read_cache_bytes", factory: factory).record(now.bytes)
     }
 
     func record(method: HTTPRequest.Method, route: String, status: Int, nanoseconds: UInt64) {

@@ -59,6 +59,11 @@ struct OperationsTests {
             #expect(count(method: "GET", route: "NotFound", status: 404) == "1", "\(text)")
             #expect(!text.contains("/no/such/route"))
             #expect(text.contains("fleetd_http_request_duration_seconds"))
+            // The read cache: one hit (the second GET of the vehicle) and misses for the rest, published on scrape.
+            #expect(lines.contains(#"fleetd_read_cache_requests_total{result="hit"} 1"#), "\(text)")
+            #expect(lines.contains { $0.hasPrefix(#"fleetd_read_cache_requests_total{result="miss"} "#) })
+            #expect(lines.contains("fleetd_read_cache_entries 1.0"), "\(text)")
+            #expect(lines.contains { $0.hasPrefix("fleetd_read_cache_bytes ") })
             // Raw IDs never become labels.
             #expect(!text.contains(id))
             #expect(!text.contains(missing))
