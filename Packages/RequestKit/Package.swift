@@ -79,7 +79,13 @@ let package = Package(
         ),
         .testTarget(
             name: "RequestKitTests",
-            dependencies: ["RequestKit", "RequestKitAsyncHTTPClient", "RequestKitTesting"],
+            dependencies: [
+                "RequestKit", "RequestKitAsyncHTTPClient", "RequestKitTesting",
+                // The test server's handler is driven without I/O on a testing channel as well.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
             swiftSettings: sharedSwiftSettings
         ),
     ],

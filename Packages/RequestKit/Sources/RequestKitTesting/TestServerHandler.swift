@@ -13,6 +13,24 @@ final class TestServerHandler: ChannelInboundHandler {
     private var body = ByteBuffer()
     private var bodyLength = 0
     private let bodyLimit: Int
+    /// The generated body being sent, if any.
+    private var generated: GeneratedBody?
+    /// Whether ``writeGeneratedPieces(context:)`` is running (a flush can re-enter it through writability).
+    private var writingGenerated = false
+    /// Whether a continuation of the generated body waits on the event loop.
+    private var turnScheduled = false
+
+    /// The size of each piece of a generated body.
+    static let generatedPieceSize = 64 * 1024
+    /// Pieces written in one turn of the event loop while the client keeps up (1 MiB).
+    static let generatedPiecesPerTurn = 16
+
+    /// A generated body being sent: one piece of its byte, reused for every write, and what is left.
+    private struct GeneratedBody {
+        var piece: ByteBuffer
+        var remaining: Int64
+        var keepAlive: Bool
+    }
 
     init(handler: @escaping TestServer.Handler, log: TestServerLog, bodyLimit: Int) {
         self.handler = handler
@@ -87,24 +105,76 @@ final class TestServerHandler: ChannelInboundHandler {
             finish(keepAlive: keepAlive, context: context)
         case .generated(let byte, let count):
             context.flush()
-            writeGenerated(byte: byte, remaining: count, keepAlive: keepAlive, context: context)
+            startGenerated(byte: byte, count: count, keepAlive: keepAlive, context: context)
         case .stall(let prefix, _):
             context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: prefix)))), promise: nil)
         }
     }
 
-    private func writeGenerated(byte: UInt8, remaining: Int64, keepAlive: Bool, context: ChannelHandlerContext) {
-        guard remaining > 0 else {
-            finish(keepAlive: keepAlive, context: context)
-            return
+    /// Starts sending a generated body: as many pieces as the channel takes while it is writable, then more when
+    /// it becomes writable again.
+    ///
+    /// The pieces are written in a loop driven by the channel's writability, not from each write's completion: a
+    /// write the kernel takes at once completes at once, and its callback would run inline, so chaining the next
+    /// write from it recursed one level per piece for as long as the client kept up, each frame keeping its piece
+    /// alive (hundreds of MiB, once the whole 1 GiB body), until a write had to wait.
+    private func startGenerated(byte: UInt8, count: Int64, keepAlive: Bool, context: ChannelHandlerContext) {
+        generated = GeneratedBody(
+            piece: ByteBuffer(repeating: byte, count: Int(min(count, Int64(Self.generatedPieceSize)))),
+            remaining: count,
+            keepAlive: keepAlive
+        )
+        writeGeneratedPieces(context: context)
+    }
+
+    /// Writes pieces of the generated body while the channel is writable, at most ``generatedPiecesPerTurn`` before
+    /// it lets the event loop serve other connections.
+    private func writeGeneratedPieces(context: ChannelHandlerContext) {
+        // A flush inside the loop can report writability at once; the loop itself looks at it again.
+        guard !writingGenerated else { return }
+        writingGenerated = true
+        defer { writingGenerated = false }
+        var written = 0
+        while var body = generated, context.channel.isActive, context.channel.isWritable {
+            guard body.remaining > 0 else {
+                generated = nil
+                finish(keepAlive: body.keepAlive, context: context)
+                return
+            }
+            guard written < Self.generatedPiecesPerTurn else {
+                scheduleGeneratedTurn(context: context)
+                return
+            }
+            let size = Int(min(body.remaining, Int64(body.piece.readableBytes)))
+            // A slice shares the piece's storage: no copy, no allocation per piece.
+            let piece = body.piece.getSlice(at: body.piece.readerIndex, length: size) ?? body.piece
+            body.remaining -= Int64(size)
+            generated = body
+            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(piece))), promise: nil)
+            written += 1
         }
-        let size = Int(min(remaining, 64 * 1024))
-        let chunk = ByteBuffer(repeating: byte, count: size)
+    }
+
+    /// Continues the generated body on the next turn of the event loop.
+    private func scheduleGeneratedTurn(context: ChannelHandlerContext) {
+        guard !turnScheduled else { return }
+        turnScheduled = true
         let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(chunk)))).whenSuccess {
+        context.eventLoop.execute {
             let (this, context) = bound.value
-            this.writeGenerated(byte: byte, remaining: remaining - Int64(size), keepAlive: keepAlive, context: context)
+            this.turnScheduled = false
+            this.writeGeneratedPieces(context: context)
         }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable, generated != nil { writeGeneratedPieces(context: context) }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        generated = nil
+        context.fireChannelInactive()
     }
 
     private func finish(keepAlive: Bool, context: ChannelHandlerContext) {
