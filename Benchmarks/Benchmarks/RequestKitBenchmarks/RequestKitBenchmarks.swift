@@ -141,6 +141,19 @@ func timeAmount(_ duration: Duration) -> TimeAmount {
     return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
 }
 
+/// Answers every request at once with the same status-200 response.
+struct CannedTransport: Transport {
+    let body: Data
+    let contentType: String
+
+    func send(_ request: ClientRequest) async throws -> ClientResponse {
+        var fields = HTTPFields()
+        fields[.contentType] = contentType
+        fields[.contentLength] = String(body.count)
+        return ClientResponse(status: .ok, headerFields: fields, body: ResponseBody(data: body), url: request.url)
+    }
+}
+
 func rawGet(_ client: HTTPClient, _ url: String) async throws -> Data {
     let response = try await client.execute(HTTPClientRequest(url: url), timeout: rawRequestTimeout)
     return Data(try await response.body.collect(upTo: 1 << 24).readableBytesView)
@@ -240,6 +253,25 @@ let benchmarks: @Sendable () -> Void = {
         maxDuration: .seconds(4),
         maxIterations: 5_000
     )
+
+    // RequestKit's own cost, with no network: a transport that answers every request at once with a prepared
+    // response. What it measures is everything `get` does around `Transport.send` (preparing the request, the
+    // middleware chain, reading and validating the response, decoding), so it shows changes to that path without
+    // the noise of sockets and event loops.
+    Benchmark("GET 1 KiB through a canned transport: RequestKit's own cost") { benchmark in
+        let client = RequestClient(
+            // Nothing is sent: the canned transport answers before any connection.
+            environment: try ServiceEnvironment(
+                name: "canned",
+                baseURL: URL(string: "http://127.0.0.1/") ?? URL(filePath: "/")
+            ),
+            transport: CannedTransport(body: smallBody, contentType: "application/octet-stream")
+        )
+        _ = try await client.get("bytes")
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { blackHole(try await client.get("bytes")) }
+        benchmark.stopMeasurement()
+    }
 
     Benchmark("GET 1 KiB: raw AHC") { benchmark in
         let fixture = try Fixture.get()

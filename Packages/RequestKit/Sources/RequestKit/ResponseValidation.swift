@@ -14,10 +14,17 @@ public struct ResponseValidation: Sendable {
     var errorBodyDecoder: (@Sendable (Data) -> (any Sendable)?)?
 
     /// Creates a validation.
-    public init(acceptableStatusCodes: [ClosedRange<Int>] = [200...299], acceptableContentTypes: [String]? = nil) {
+    public init(
+        acceptableStatusCodes: [ClosedRange<Int>] = ResponseValidation.successCodes,
+        acceptableContentTypes: [String]? = nil
+    ) {
         self.acceptableStatusCodes = acceptableStatusCodes
         self.acceptableContentTypes = acceptableContentTypes
     }
+
+    /// `[200...299]`, made once: every request carries a validation, and a literal default argument allocated a new
+    /// array for each.
+    public static let successCodes: [ClosedRange<Int>] = [200...299]
 
     /// Accepts any 2xx status and any content type.
     public static var successStatus: ResponseValidation { ResponseValidation() }

@@ -3,8 +3,9 @@ import NIOCore
 import NIOEmbedded
 import NIOHTTP1
 import RequestKit
-@testable import RequestKitTesting
 import Testing
+
+@testable import RequestKitTesting
 
 struct TestServerTests {
     static let eightMiB: Int64 = 8 << 20
