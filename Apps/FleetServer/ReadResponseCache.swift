@@ -87,7 +87,10 @@ public final class ReadResponseCache: Sendable {
     /// Keeps `body` as the answer to `key`, read from the state of `ticket`, until `expires` (`nil`: until the next
     /// write). Nothing is kept when a write finished since the ticket was taken, or when it cannot fit.
     func store(_ key: Key, headers: HTTPFields, body: ByteBuffer, ticket: Ticket, expires: Date?) {
-        let cost = body.readableBytes + headers.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count } + 64
+        // The buffer's capacity, not its length, is what it holds on to (buffers grow in powers of two).
+        let cost =
+            max(body.capacity, body.readableBytes)
+            + headers.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count } + 64
         guard cost <= capacityBytes else { return }
         let entry = Entry(
             generation: ticket.generation,
