@@ -43,12 +43,18 @@ public struct ResponseBody: AsyncSequence, Sendable {
 
     /// A body whose bytes are already in memory.
     public init(data: Data) {
-        self.init(
-            AsyncThrowingStream<Data, any Error> { continuation in
-                if !data.isEmpty { continuation.yield(data) }
-                continuation.finish()
+        // One chunk, and collecting hands the data over as it is: mock transports and caches answer every request
+        // this way, and an `AsyncThrowingStream` cost four allocations and a lock per body.
+        self.init(InMemoryChunk(data: data)) { limit in
+            guard data.count <= limit else {
+                throw RequestKitError(
+                    code: .bodyTooLarge,
+                    subject: "response body",
+                    reason: "the body is larger than the limit of \(limit) bytes"
+                )
             }
-        )
+            return data
+        }
     }
 
     /// An empty body.
@@ -76,6 +82,25 @@ public struct ResponseBody: AsyncSequence, Sendable {
             collected.append(chunk)
         }
         return collected
+    }
+}
+
+/// The chunks of a body already in memory: its data once, or nothing when it is empty.
+private struct InMemoryChunk: AsyncSequence, Sendable {
+    typealias Element = Data
+    let data: Data
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var remaining: Data?
+
+        mutating func next() async throws -> Data? {
+            defer { remaining = nil }
+            return remaining
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(remaining: data.isEmpty ? nil : data)
     }
 }
 

@@ -27,6 +27,23 @@ struct MockTransportTests {
         #expect(mock.requests.first?.headerFields[.accept] == "application/vnd.fleet.v2+json")
     }
 
+    @Test func aBodyInMemoryIteratesAsOneChunkAndCollectsWithinItsLimit() async throws {
+        let data = Data("twelve bytes".utf8)
+        var chunks: [Data] = []
+        for try await chunk in ResponseBody(data: data) { chunks.append(chunk) }
+        #expect(chunks == [data])
+        var emptyChunks = 0
+        for try await _ in ResponseBody.empty { emptyChunks += 1 }
+        #expect(emptyChunks == 0)
+        #expect(try await ResponseBody(data: data).collect(upTo: 12) == data)
+        #expect(try await ResponseBody.empty.collect(upTo: 0) == Data())
+        await #expect {
+            _ = try await ResponseBody(data: data).collect(upTo: 11)
+        } throws: { error in
+            (error as? RequestKitError)?.code == .bodyTooLarge
+        }
+    }
+
     @Test func routesCanFailWithAnError() async throws {
         let mock = MockTransport()
         mock.fail(.get, "vehicles", with: RequestKitError(code: .transportFailed, subject: "mock", reason: "offline"))
