@@ -94,6 +94,67 @@ struct ChangeSet: Sendable {
         return result
     }
 
+    /// `self` with a child service's changes saved into it, as ``SaveOption/saveCurrentOnly`` does: column by
+    /// column, with conflicts between the two (see ``PendingChange/absorbing(_:policy:)``) resolved by `policy`.
+    ///
+    /// - Throws: ``StoreError/Kind/conflict`` naming every conflicting record under ``MergePolicy/error``;
+    ///   nothing is merged then.
+    func absorbing(_ incoming: ChangeSet, policy: MergePolicy) throws(StoreError) -> ChangeSet {
+        if isEmpty { return incoming }
+        var result = self
+        var conflicts: [UUID] = []
+        var conflictingEntity: String?
+        for (name, entry) in incoming.entries {
+            guard let existing = result.entries[name] else {
+                result.entries[name] = entry
+                continue
+            }
+            for (id, change) in entry.changes {
+                guard let pending = existing.changes[id] else {
+                    result.entries[name]?.changes[id] = change
+                    continue
+                }
+                guard let merged = pending.absorbing(change, policy: policy) else {
+                    conflicts.append(id)
+                    conflictingEntity = conflictingEntity ?? name
+                    continue
+                }
+                result.entries[name]?.changes[id] = merged
+            }
+        }
+        guard conflicts.isEmpty else {
+            throw StoreError(
+                .conflict,
+                entity: conflictingEntity,
+                records: conflicts.sorted(by: UUIDBytes.less),
+                detail: "a sibling service saved other values of these records first"
+            )
+        }
+        return result
+    }
+
+    /// The changes as readers see them while they are being committed: each row carries the revision it will
+    /// have in the store once the commit succeeds (1 for an insert, one more than it was read at for an update),
+    /// so a change made on top of it is checked against the right revision when it is committed after this one.
+    func committedView() -> ChangeSet {
+        var result = self
+        for (name, entry) in entries {
+            for (id, change) in entry.changes {
+                switch change {
+                case .insert(var row):
+                    row.revision = 1
+                    result.entries[name]?.changes[id] = .insert(row)
+                case .update(var row, let changed, let original):
+                    row.revision += 1
+                    result.entries[name]?.changes[id] = .update(row, changed: changed, original: original)
+                case .delete:
+                    break
+                }
+            }
+        }
+        return result
+    }
+
     /// The entity that holds a pending change for `id`.
     func entity(holding id: UUID) -> EntityDescription? {
         entries.values.first { $0.changes[id] != nil }?.entity

@@ -132,11 +132,10 @@ extension PersistenceService {
     @usableFromInline
     func insert(_ rows: [StoreRow], entity: EntityDescription, options: SaveOption) async throws(StoreError) {
         if try await commitInsertsDirectly(rows, entity: entity, options: options) { return }
-        recordChanges { $0.recordInserts(rows, entity: entity) }
-        try await save(options)
+        try await recordAndSave(options) { $0.recordInserts(rows, entity: entity) }
     }
 
-    /// Records changes in this service's level.
+    /// Records changes in this service's level, without saving.
     func recordChanges(_ body: (inout ChangeSet) -> Void) {
         context.tree.withLock { tree in
             var changes = tree.levels[level] ?? ChangeSet()
@@ -148,7 +147,7 @@ extension PersistenceService {
     /// The fast path for creates that go straight to the store: when nothing is pending from this service up to
     /// the root, the new rows (already in ID order, since IDs increase) are committed as one batch without passing
     /// through the change sets. The outcome is the same as recording them and saving: on failure they are left
-    /// pending in the root, as a failed root commit leaves its changes.
+    /// pending in this service, as a failed save leaves its changes.
     ///
     /// - Returns: `false` when the fast path does not apply and nothing was done.
     func commitInsertsDirectly(
@@ -165,72 +164,93 @@ extension PersistenceService {
             try await context.backend.apply(ChangeBatch(entities: [EntityChanges(entity: entity, inserts: rows)]))
             return true
         } catch {
-            let root = ancestry[0]
-            context.tree.withLock { tree in
-                var changes = tree.levels[root] ?? ChangeSet()
-                changes.recordInserts(rows, entity: entity)
-                tree.levels[root] = changes
-            }
+            recordChanges { $0.recordInserts(rows, entity: entity) }
             throw error
         }
     }
 
     /// Applies a save option to everything pending in this service.
     func save(_ option: SaveOption) async throws(StoreError) {
-        switch option {
-        case .dontSave:
-            return
-        case .saveCurrentOnly:
-            if parent == nil {
-                try await commitRoot()
-            } else {
-                moveUp(levels: 1)
-            }
-        case .saveAndPersist:
-            moveUp(levels: ancestry.count - 1)
-            try await commitRoot()
-        }
+        try await recordAndSave(option) { _ in }
     }
 
-    /// Moves this service's changes `levels` steps up the chain, atomically.
-    private func moveUp(levels: Int) {
-        guard levels > 0 else { return }
-        context.tree.withLock { tree in
-            var index = ancestry.count - 1
-            for _ in 0..<levels where index > 0 {
-                let child = ancestry[index]
-                let parent = ancestry[index - 1]
-                let moving = tree.levels[child] ?? ChangeSet()
-                if !moving.isEmpty {
-                    tree.levels[parent] = (tree.levels[parent] ?? ChangeSet()).merged(with: moving)
-                    tree.levels[child] = ChangeSet()
+    /// What a save does once its changes are recorded and taken.
+    private enum SaveStep {
+        /// Nothing more: the save stayed in memory, or there was nothing to write and nothing in flight.
+        case done
+        /// Nothing of this call's to write: wait for the commits taken before it.
+        case wait(ticket: Int)
+        /// Commit `changes`, taken from the levels in `taken` (to give back if the commit fails).
+        case commit(ticket: Int, changes: ChangeSet, taken: [(level: Int, changes: ChangeSet)])
+    }
+
+    /// Records a call's changes in this service's level and applies the save option, in one critical section:
+    /// no other service's commit can take the changes between the two, so the commit that carries them is this
+    /// call's own, and the call returns only when it has ended.
+    ///
+    /// - ``SaveOption/saveCurrentOnly`` in a child saves its changes into the parent, column by column, with
+    ///   conflicts against the parent's pending changes resolved by the merge policy.
+    /// - A save that reaches the store saves each level into the one above it the same way and takes the result
+    ///   off every level as one commit. When the commit fails, each level gets back what was taken from it (in
+    ///   front of anything recorded meanwhile), as if the save had not happened, and the error is this call's.
+    ///
+    /// - Throws: ``StoreError/Kind/conflict`` under ``MergePolicy/error`` when a level conflicts with the one above
+    ///   it (nothing moves; the call's changes stay pending in this service), or the commit's error.
+    func recordAndSave(_ option: SaveOption, _ record: (inout ChangeSet) -> Void) async throws(StoreError) {
+        let policy = context.mergePolicy
+        let commits = context.commits
+        let step = try context.tree.withLock { tree throws(StoreError) -> SaveStep in
+            var own = tree.levels[level] ?? ChangeSet()
+            record(&own)
+            tree.levels[level] = own
+            switch option {
+            case .dontSave:
+                return .done
+            case .saveCurrentOnly where ancestry.count > 1:
+                guard !own.isEmpty else { return .done }
+                let parentLevel = ancestry[ancestry.count - 2]
+                tree.levels[parentLevel] = try (tree.levels[parentLevel] ?? ChangeSet()).absorbing(own, policy: policy)
+                tree.levels[level] = ChangeSet()
+                return .done
+            case .saveCurrentOnly, .saveAndPersist:
+                var taken: [(level: Int, changes: ChangeSet)] = []
+                var changes = ChangeSet()
+                for id in ancestry.reversed() {
+                    let pending = tree.levels[id] ?? ChangeSet()
+                    guard !pending.isEmpty else { continue }
+                    taken.append((id, pending))
+                    changes = try pending.absorbing(changes, policy: policy)
                 }
-                index -= 1
+                guard !changes.isEmpty else {
+                    return commits.isIdle ? .done : .wait(ticket: commits.ticket())
+                }
+                for part in taken { tree.levels[part.level] = ChangeSet() }
+                let ticket = commits.ticket()
+                tree.inFlight[ticket] = changes.committedView()
+                return .commit(ticket: ticket, changes: changes, taken: taken)
             }
         }
-    }
-
-    /// Commits the root level's changes in one batch; on failure they go back to the root level.
-    private func commitRoot() async throws(StoreError) {
-        let root = ancestry[0]
-        let (token, taken) = context.tree.withLock { tree -> (Int, ChangeSet) in
-            let taken = tree.levels[root] ?? ChangeSet()
-            tree.levels[root] = ChangeSet()
-            let token = tree.nextID
-            tree.nextID += 1
-            if !taken.isEmpty { tree.inFlight[token] = taken }
-            return (token, taken)
-        }
-        guard !taken.isEmpty else { return }
-        do throws(StoreError) {
-            try await write(taken)
-            context.tree.withLock { _ = $0.inFlight.removeValue(forKey: token) }
-        } catch {
-            context.tree.withLock { tree in
-                tree.inFlight[token] = nil
-                tree.levels[root] = taken.merged(with: tree.levels[root] ?? ChangeSet())
+        switch step {
+        case .done:
+            return
+        case .wait(let ticket):
+            await commits.waitForTurn(ticket)
+            commits.finish(ticket)
+        case .commit(let ticket, let changes, let taken):
+            await commits.waitForTurn(ticket)
+            defer { commits.finish(ticket) }
+            do throws(StoreError) {
+                try await write(changes)
+                context.tree.withLock { _ = $0.inFlight.removeValue(forKey: ticket) }
+            } catch {
+                context.tree.withLock { tree in
+                    tree.inFlight[ticket] = nil
+                    for part in taken where tree.levels[part.level] != nil {
+                        tree.levels[part.level] = part.changes.merged(with: tree.levels[part.level] ?? ChangeSet())
+                    }
+                }
+                throw error
             }
-            throw error
         }
     }
 

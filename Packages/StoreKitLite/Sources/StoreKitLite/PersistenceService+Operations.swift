@@ -190,13 +190,12 @@ extension PersistenceService {
         }
         var changed = 0
         let newRows = records.map { schema.row(of: $0, revision: 0) }
-        recordChanges { changes in
+        try await recordAndSave(option) { changes in
             for (old, new) in zip(rows, newRows) where old.values != new.values {
                 changed += 1
                 changes.recordUpdate(from: old, to: new, entity: schema.entity)
             }
         }
-        try await save(option)
         return changed
     }
 
@@ -227,12 +226,11 @@ extension PersistenceService {
     ) async throws(StoreError)
         -> Int
     {
-        recordChanges { changes in
+        try await recordAndSave(options) { changes in
             for row in rows {
                 changes.record(.delete(row), id: row.id, entity: entity)
             }
         }
-        try await save(options)
         return rows.count
     }
 

@@ -11,7 +11,8 @@ final class StoreContext: Sendable {
 
     struct Tree: Sendable {
         var levels: [Int: ChangeSet] = [:]
-        /// Root changes being committed, by commit token; reads still see them until the commit ends.
+        /// Changes being committed, by commit ticket, as they will be once committed
+        /// (``ChangeSet/committedView()``); reads still see them until the commit ends.
         var inFlight: [Int: ChangeSet] = [:]
         var nextID = 1
     }
@@ -21,6 +22,8 @@ final class StoreContext: Sendable {
     let mergePolicy: MergePolicy
     let initialization = Locked<Initialization>(.pending([]))
     let tree = Locked(Tree())
+    /// Orders the hierarchy's commits.
+    let commits = CommitSequencer()
 
     init(backend: any StoreBackend, model: StoreModel, mergePolicy: MergePolicy) {
         self.backend = backend

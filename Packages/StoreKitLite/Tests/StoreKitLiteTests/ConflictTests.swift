@@ -134,4 +134,36 @@ struct ConflictTests {
         b.rollback()
         #expect(try await b.fetch(ids: [record.id]).map(\.plate) == ["A"])
     }
+
+    /// B updates a record that A deletes in the store before B commits.
+    @Test(arguments: BackendKind.allCases, MergePolicy.allCases)
+    func anUpdateOfARecordDeletedInTheStoreFollowsTheMergePolicy(
+        kind: BackendKind,
+        policy: MergePolicy
+    )
+        async throws
+    {
+        let store = StoreFixture(kind)
+        let a = try await store.open()
+        let b = try await store.open(mergePolicy: policy)
+        let record = try await a.create(Vehicle.self, options: .saveAndPersist) { $0.plate = "P0" }
+        try await b.update(ids: [record.id]) { vehicles in
+            vehicles[0].make = "B"
+            return .dontSave
+        }
+        let bystander = try await b.create(Vehicle.self, options: .dontSave) { $0.plate = "bystander" }
+        try await a.delete(ids: [record.id], options: .saveAndPersist)
+        if policy == .error {
+            let error = await #expect(throws: StoreError.self) { try await b.saveAll(.saveAndPersist) }
+            #expect(error?.kind == .conflict)
+            #expect(error?.records == [record.id.uuid])
+        } else {
+            try await b.saveAll(.saveAndPersist)
+        }
+        let reader = try await store.open()
+        let stored = try await reader.fetch(ids: [record.id])
+        #expect(stored.map(\.make) == (policy == .overwrite ? ["B"] : []))
+        #expect(stored.map(\.plate) == (policy == .overwrite ? ["P0"] : []))
+        #expect(try await reader.fetch(ids: [bystander.id]).count == (policy == .error ? 0 : 1))
+    }
 }
