@@ -181,7 +181,7 @@ public final class StoreVehicleRepository: VehicleRepository {
             return FleetError(.storeFailure, "the store failed: \(error)")
         }
         switch error.kind {
-        case .notInitialized, .initializationFailed:
+        case .notInitialized, .initializationFailed, .notADatabase, .newerSchema, .cannotOpen, .invalidModel:
             return FleetError(.unavailable, "the store is not ready: \(error)")
         case .conflict:
             return FleetError(.concurrentUpdate, "another request changed this vehicle at the same time; read it again")

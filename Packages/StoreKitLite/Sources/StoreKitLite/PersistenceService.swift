@@ -8,7 +8,7 @@
 ///
 /// Initialization is asynchronous (it creates or migrates the store): ``isInitialized`` turns true when it is
 /// done, ``waitUntilInitialized()`` waits for it, and any operation before it fails with
-/// ``StoreError/Kind/notInitialized``.
+/// ``StoreError/Kind/notInitialized``. When initialization fails, every later operation fails with the same error.
 public final class PersistenceService: Sendable {
     let context: StoreContext
     let parent: PersistenceService?
@@ -44,7 +44,10 @@ public final class PersistenceService: Sendable {
 
     /// A root service that is initialized when it returns.
     ///
-    /// - Throws: ``StoreError/Kind/initializationFailed`` with the reason (corrupt file, newer schema, …).
+    /// - Throws: what initialization failed with, of its own kind: ``StoreError/Kind/notADatabase`` (a corrupt or
+    ///   foreign file), ``StoreError/Kind/newerSchema``, ``StoreError/Kind/cannotOpen``,
+    ///   ``StoreError/Kind/readOnly``, ``StoreError/Kind/invalidModel``; ``StoreError/Kind/initializationFailed``
+    ///   for any other failure of the backend.
     public static func open(
         model: StoreModel,
         backend: any StoreBackend,
@@ -62,7 +65,7 @@ public final class PersistenceService: Sendable {
 
     /// Waits until initialization finishes.
     ///
-    /// - Throws: ``StoreError/Kind/initializationFailed`` when it failed.
+    /// - Throws: the error initialization failed with (see ``open(model:backend:mergePolicy:)``).
     public func waitUntilInitialized() async throws(StoreError) {
         try await context.waitUntilInitialized()
     }

@@ -39,8 +39,10 @@ final class StoreContext: Sendable {
             try await backend.migrate(to: model)
             outcome = .ready
         } catch {
+            // A failure with a kind of its own (a corrupt file, a newer schema, an invalid model, …) keeps it;
+            // only a generic backend failure becomes `initializationFailed`.
             outcome = .failed(
-                error.kind == .initializationFailed
+                error.kind != .backend
                     ? error
                     : StoreError(
                         .initializationFailed,

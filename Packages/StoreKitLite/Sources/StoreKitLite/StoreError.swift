@@ -33,7 +33,10 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
 
         /// An operation ran before initialization finished.
         public static let notInitialized = Kind(.notInitialized)
-        /// Initialization failed; ``StoreError/underlying`` says why. Every later operation reports this.
+        /// Initialization failed for a reason with no kind of its own (an I/O error of the backend, say);
+        /// ``StoreError/underlying`` says why. Failures that have a kind (``notADatabase``, ``newerSchema``,
+        /// ``cannotOpen``, ``readOnly``, ``invalidModel``) are reported with it. Every later operation reports the
+        /// same error.
         public static let initializationFailed = Kind(.initializationFailed)
         /// The model or its migrations are inconsistent (duplicate names, migrations not producing the model).
         public static let invalidModel = Kind(.invalidModel)
@@ -43,7 +46,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         public static let notADatabase = Kind(.notADatabase)
         /// The store cannot be opened or created (missing or unwritable directory, permissions).
         public static let cannotOpen = Kind(.cannotOpen)
-        /// A write hit a read-only store.
+        /// A write hit a read-only store, or a store opened read-only needs migrations.
         public static let readOnly = Kind(.readOnly)
         /// A write ran out of space; nothing of it was written.
         public static let diskFull = Kind(.diskFull)

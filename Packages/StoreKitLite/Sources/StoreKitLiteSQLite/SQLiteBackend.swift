@@ -11,8 +11,11 @@ public import StoreKitLite
 /// SQL with bound parameters only. Tables are `STRICT, WITHOUT ROWID`, keyed by the 16 bytes of the record ID.
 ///
 /// The store is opened by ``migrate(to:)``, which a ``StoreKitLite/PersistenceService`` calls when it initializes:
-/// errors such as a corrupt file, an unwritable directory or a newer schema surface there, as typed errors, and
-/// the file is never modified or replaced.
+/// errors such as a corrupt file, an unwritable directory or a newer schema surface there, as typed errors. An
+/// existing file is inspected read-only before it is opened for writing, so a file that is refused keeps every
+/// byte, and no `-wal` or `-shm` file is created beside it. ``close()`` checkpoints the log and leaves the database
+/// as one file. With ``Access/readOnly`` the store is read and never written (a read-only file or directory can be
+/// read).
 ///
 /// The backend logs nothing unless it is handed a `Logger`. With one, it logs opening the store and applying
 /// migrations (`info`), failed operations (`debug`, error kind only), and each commit's row counts (`trace`, logged
@@ -25,6 +28,16 @@ public final class SQLiteBackend: StoreBackend {
         case file(path: String)
         /// A private in-memory database, gone when the backend is released.
         case memory
+    }
+
+    /// Whether the store may be written.
+    public enum Access: Sendable, Hashable {
+        /// Reads and writes; a missing file is created and migrated.
+        case readWrite
+        /// Reads only: the store must exist with every migration of the model applied, and every write fails with
+        /// ``StoreKitLite/StoreError/Kind/readOnly``. A file in a directory the process cannot write to is read
+        /// through SQLite's `immutable` mode, which assumes no other process changes it meanwhile.
+        case readOnly
     }
 
     /// How hard a commit works to survive power loss (SQLite's `synchronous`), chosen when the store is opened.
@@ -43,6 +56,8 @@ public final class SQLiteBackend: StoreBackend {
     public let maximumSizeInBytes: Int?
     /// Where the backend logs, if anywhere.
     public let logger: Logger?
+    /// Whether the store may be written.
+    public let access: Access
 
     private let writer = Locked<(any DatabaseWriter)?>(nil)
     private let broadcaster = CommitBroadcaster()
@@ -66,12 +81,14 @@ public final class SQLiteBackend: StoreBackend {
     /// - Parameter logger: where to log; `nil` (the default) logs nothing.
     public convenience init(
         path: String,
+        access: Access = .readWrite,
         durability: Durability = .full,
         maximumSizeInBytes: Int? = nil,
         logger: Logger? = nil
     ) {
         self.init(
             location: .file(path: path),
+            access: access,
             durability: durability,
             maximumSizeInBytes: maximumSizeInBytes,
             logger: logger
@@ -83,11 +100,13 @@ public final class SQLiteBackend: StoreBackend {
     /// - Parameter logger: where to log; `nil` (the default) logs nothing.
     public init(
         location: Location,
+        access: Access = .readWrite,
         durability: Durability = .full,
         maximumSizeInBytes: Int? = nil,
         logger: Logger? = nil
     ) {
         self.location = location
+        self.access = access
         self.durability = durability
         self.maximumSizeInBytes = maximumSizeInBytes
         self.logger = logger
@@ -102,7 +121,14 @@ public final class SQLiteBackend: StoreBackend {
     // MARK: - StoreBackend
 
     public func migrate(to model: StoreModel) async throws(StoreError) {
+        if writer.withLock({ $0 }) == nil {
+            try inspect(for: model)
+        }
         let database = try open()
+        if access == .readOnly {
+            try await verifyMigrations(of: model, in: database)
+            return
+        }
         let logger = logger
         pendingWrites.withLock { $0 += 1 }
         defer { pendingWrites.withLock { $0 -= 1 } }
@@ -134,6 +160,54 @@ public final class SQLiteBackend: StoreBackend {
         }
     }
 
+    /// Refuses, before anything is opened for writing, a file that is not a database of this model: not an SQLite
+    /// database, corrupt, or with migrations the model does not know (and, read-only, one that needs migrations).
+    private func inspect(for model: StoreModel) throws(StoreError) {
+        guard case .file(let path) = location else { return }
+        do throws(StoreError) {
+            guard let applied = try SQLiteFileInspection.appliedMigrations(atPath: path) else {
+                guard access == .readWrite else {
+                    throw StoreError(
+                        .cannotOpen,
+                        detail: "open read-only",
+                        underlying: "there is no store at this path"
+                    )
+                }
+                return
+            }
+            let pending = try model.pendingMigrations(afterApplied: applied)
+            if access == .readOnly, !pending.isEmpty {
+                throw StoreError(
+                    .readOnly,
+                    detail: "the store needs \(pending.count) migrations and is opened read-only"
+                )
+            }
+        } catch {
+            logger?.debug(
+                "store operation failed",
+                metadata: ["storekitlite.operation": "open", "storekitlite.error": "\(error.kind)"]
+            )
+            throw error
+        }
+    }
+
+    /// Checks, reading only, that a read-only store has every migration of the model applied.
+    private func verifyMigrations(of model: StoreModel, in database: any DatabaseWriter) async throws(StoreError) {
+        let applied: [String]
+        do {
+            applied = try await database.read { db -> [String] in
+                guard try db.tableExists("storekitlite_migrations") else { return [] }
+                return try String.fetchAll(db, sql: "SELECT name FROM storekitlite_migrations ORDER BY position")
+            }
+        } catch {
+            throw failure(error, operation: "migrate")
+        }
+        let pending = try model.pendingMigrations(afterApplied: applied)
+        guard pending.isEmpty else {
+            throw StoreError(.readOnly, detail: "the store needs \(pending.count) migrations and is opened read-only")
+        }
+    }
+
     /// Writes a batch in one transaction.
     ///
     /// A small batch (a single-record `saveAndPersist`) is committed on the calling thread when no other write of
@@ -144,6 +218,9 @@ public final class SQLiteBackend: StoreBackend {
     public func apply(_ batch: ChangeBatch) async throws(StoreError) {
         guard !batch.isEmpty else { return }
         let database = try database()
+        guard access == .readWrite else {
+            throw StoreError(.readOnly, detail: "write", underlying: "the store is opened read-only")
+        }
         if Self.rowCount(of: batch) <= Self.callingThreadRowLimit,
             try applyOnCallingThread(batch, database: database)
         {
@@ -313,7 +390,12 @@ public final class SQLiteBackend: StoreBackend {
         else { return }
         do {
             if let pool = database as? DatabasePool {
-                _ = try await pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+                if access == .readWrite {
+                    _ = try await pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+                }
+                // Readers first, so that the writer is the last connection to close: SQLite then checkpoints once
+                // more and removes the `-wal` and `-shm` files, and the store is one file again.
+                pool.releaseMemory()
                 try pool.close()
             } else if let queue = database as? DatabaseQueue {
                 try queue.close()
@@ -375,8 +457,11 @@ public final class SQLiteBackend: StoreBackend {
         configuration.maximumReaderCount = Self.maximumReaderCount
         let database: any DatabaseWriter
         do {
-            switch location {
-            case .file(let path):
+            switch (location, access) {
+            case (.file(let path), .readOnly):
+                configuration.readonly = true
+                database = try Self.openReadOnly(path: path, configuration: configuration)
+            case (.file(let path), .readWrite):
                 let pool = try DatabasePool(path: path, configuration: configuration)
                 // Reading the schema makes SQLite parse the file now, so a corrupt file fails here.
                 _ = try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
@@ -384,7 +469,7 @@ public final class SQLiteBackend: StoreBackend {
                 // wins because it is set last, on the one writer connection.
                 try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(synchronous)") }
                 database = pool
-            case .memory:
+            case (.memory, _):
                 let queue = try DatabaseQueue(configuration: configuration)
                 try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(synchronous)") }
                 database = queue
@@ -403,6 +488,26 @@ public final class SQLiteBackend: StoreBackend {
             if let current { return current }
             current = database
             return database
+        }
+    }
+
+    /// A read-only pool on `path`; when SQLite cannot open one (in WAL mode with no `-shm` file and a directory it
+    /// cannot create one in, SQLite reports `SQLITE_READONLY_CANTINIT` or `SQLITE_CANTOPEN`), a single connection
+    /// in SQLite's `immutable` mode, which needs neither.
+    private static func openReadOnly(path: String, configuration: Configuration) throws -> any DatabaseWriter {
+        do {
+            let pool = try DatabasePool(path: path, configuration: configuration)
+            _ = try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+            return pool
+        } catch let error as DatabaseError
+            where error.resultCode == .SQLITE_CANTOPEN || error.resultCode == .SQLITE_READONLY
+        {
+            // GRDB opens without SQLITE_OPEN_URI, so the URI form needs a library built with URI filenames on.
+            guard sqlite3_compileoption_used("USE_URI") != 0 else { throw error }
+            let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+            let queue = try DatabaseQueue(path: "file:" + encoded + "?immutable=1", configuration: configuration)
+            _ = try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+            return queue
         }
     }
 

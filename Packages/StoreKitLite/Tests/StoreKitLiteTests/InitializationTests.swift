@@ -51,10 +51,9 @@ struct InitializationTests {
         let model = StoreModel(entities: [Vehicle.schema.entity], migrations: [])
         let service = PersistenceService(model: model, backend: InMemoryBackend())
         let error = await #expect(throws: StoreError.self) { try await service.waitUntilInitialized() }
-        #expect(error?.kind == .initializationFailed)
-        #expect(error?.detail.contains("the model is invalid") == true)
+        #expect(error?.kind == .invalidModel)
         let later = await #expect(throws: StoreError.self) { try await service.fetch(Query<Vehicle>()) }
-        #expect(later?.kind == .initializationFailed)
+        #expect(later?.kind == .invalidModel)
     }
 
     @Test func aStoreFromANewerSchemaIsRejectedAndKeepsItsData() async throws {
@@ -81,8 +80,7 @@ struct InitializationTests {
         let error = await #expect(throws: StoreError.self) {
             try await PersistenceService.open(model: older, backend: backend)
         }
-        #expect(error?.kind == .initializationFailed)
-        #expect(error?.detail.contains("newer schema") == true)
+        #expect(error?.kind == .newerSchema)
     }
 
     @Test func indexesAreMigrationStepsThatChangeNoResult() async throws {
