@@ -72,6 +72,49 @@ extension PersistenceService {
         }
     }
 
+    /// Fetches matching records and hands them, immutable, to `process` (the seed's fetched-object processor);
+    /// `success` gets what it returns. `process` runs on the task that read the records, never on the completion
+    /// queue. See ``fetchReadOnly(_:process:)``.
+    public func fetchReadOnly<R: Record, Result: Sendable>(
+        _ query: Query<R> = Query<R>(),
+        process: @escaping @Sendable ([R]) -> Result,
+        success: (@Sendable (Result) -> Void)?,
+        failure: (@Sendable (StoreError) -> Void)?,
+        completionQueue: DispatchQueue? = nil
+    ) {
+        submit(success: success, failure: failure, queue: completionQueue) {
+            () async throws(StoreError) -> Result in
+            try await self.fetchReadOnly(query, process: process)
+        }
+    }
+
+    /// Fetches records by ID and hands them, immutable, to `process`; `success` gets what it returns. See
+    /// ``fetchReadOnly(ids:process:)``.
+    public func fetchReadOnly<R: Record, Result: Sendable>(
+        ids: [ModelID<R>],
+        process: @escaping @Sendable ([R]) -> Result,
+        success: (@Sendable (Result) -> Void)?,
+        failure: (@Sendable (StoreError) -> Void)?,
+        completionQueue: DispatchQueue? = nil
+    ) {
+        submit(success: success, failure: failure, queue: completionQueue) {
+            () async throws(StoreError) -> Result in
+            try await self.fetchReadOnly(ids: ids, process: process)
+        }
+    }
+
+    /// Counts matching records. See ``count(_:)``.
+    public func count<R: Record>(
+        _ query: Query<R>,
+        success: (@Sendable (Int) -> Void)?,
+        failure: (@Sendable (StoreError) -> Void)?,
+        completionQueue: DispatchQueue? = nil
+    ) {
+        submit(success: success, failure: failure, queue: completionQueue) { () async throws(StoreError) -> Int in
+            try await self.count(query)
+        }
+    }
+
     /// Updates matching records. See ``update(_:process:)``.
     public func update<R: Record>(
         _ query: Query<R> = Query<R>(),

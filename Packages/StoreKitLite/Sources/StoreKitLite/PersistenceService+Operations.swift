@@ -91,6 +91,12 @@ extension PersistenceService {
         try await records(for: query)
     }
 
+    /// Fetches every record of a type: `fetch(Vehicle.self)`.
+    @inlinable
+    nonisolated(nonsending) public func fetch<R: Record>(_ type: R.Type) async throws(StoreError) -> [R] {
+        try await records(for: Query<R>())
+    }
+
     /// Fetches matching records and maps each to a plain value in one step (the seed's fetch-transform).
     ///
     /// `transform` runs in the caller's isolation. When the backend can read on the calling thread (a SQLite file
@@ -145,6 +151,11 @@ extension PersistenceService {
     nonisolated(nonsending) public func count<R: Record>(_ query: Query<R> = Query<R>()) async throws(StoreError) -> Int
     {
         try await count(for: query.rowQuery)
+    }
+
+    /// The number of records of a type: `count(Vehicle.self)`.
+    nonisolated(nonsending) public func count<R: Record>(_ type: R.Type) async throws(StoreError) -> Int {
+        try await count(for: Query<R>().rowQuery)
     }
 
     // MARK: - Update

@@ -104,6 +104,55 @@ struct SynchronousAndCallbackTests {
         #expect(error?.kind == .invalidQuery)
     }
 
+    @Test(arguments: BackendKind.allCases)
+    func callbackReadOnlyFetchesRunTheirProcessorAndHandItsResultToSuccess(kind: BackendKind) async throws {
+        let service = try await StoreFixture(kind).open()
+        let first = try await service.create(Vehicle.self, options: .saveAndPersist) {
+            $0.plate = "AB-1"
+            $0.modelYear = 2019
+        }
+        try await service.create(Vehicle.self, options: .saveAndPersist) {
+            $0.plate = "AB-2"
+            $0.modelYear = 2023
+        }
+        let queue = DispatchQueue(label: "completion")
+        let newest = await withCheckedContinuation { continuation in
+            service.fetchReadOnly(
+                Query<Vehicle>(),
+                process: { $0.map(\.modelYear).max() ?? 0 },
+                success: { continuation.resume(returning: $0) },
+                failure: { _ in continuation.resume(returning: -1) },
+                completionQueue: queue
+            )
+        }
+        #expect(newest == 2023)
+        let plate = await withCheckedContinuation { continuation in
+            service.fetchReadOnly(
+                ids: [first.id],
+                process: { $0.first?.plate },
+                success: { continuation.resume(returning: $0) },
+                failure: { _ in continuation.resume(returning: nil) }
+            )
+        }
+        #expect(plate == "AB-1")
+        let count = await withCheckedContinuation { continuation in
+            service.count(
+                Query<Vehicle>(\.modelYear > 2020),
+                success: { continuation.resume(returning: $0) },
+                failure: { _ in continuation.resume(returning: -1) }
+            )
+        }
+        #expect(count == 1)
+    }
+
+    @Test func countAndFetchTakeTheRecordTypeInsteadOfAnEmptyQuery() async throws {
+        let service = try await StoreFixture(.sqliteFile).open()
+        try await service.create(Vehicle.self, from: ["one", "two"], options: .saveAndPersist) { $1.plate = $0 }
+        #expect(try await service.count(Vehicle.self) == 2)
+        #expect(try await service.count(Driver.self) == 0)
+        #expect(try await service.fetch(Vehicle.self).map(\.plate).sorted() == ["one", "two"])
+    }
+
     @MainActor
     @Test func aChildUsedFromTheMainActorRunsItsClosuresThere() async throws {
         let service = try await StoreFixture(.memory).open()
