@@ -41,6 +41,7 @@ public enum FleetComposition {
             let configuration = try resolver.resolve(FleetConfiguration.self)
             let backend = SQLiteBackend(
                 path: configuration.databasePath,
+                execution: configuration.storeExecution == .suspending ? .suspending : .callingThread,
                 durability: configuration.durability == .full ? .full : .normal,
                 logger: try resolver.resolve(Logger.self)
             )

@@ -14,6 +14,7 @@ import ModelKit
 /// | `--maintenance-interval-months` | `FLEETD_MAINTENANCE_INTERVAL_MONTHS` | `maintenanceIntervalMonths` | `12` |
 /// | `--max-body-bytes` | `FLEETD_MAX_BODY_BYTES` | `maxBodyBytes` | `65536` |
 /// | `--durability` | `FLEETD_DURABILITY` | `durability` | `full` |
+/// | `--store-execution` | `FLEETD_STORE_EXECUTION` | `storeExecution` | `suspending` |
 /// | `--read-cache-bytes` | `FLEETD_READ_CACHE_BYTES` | `readCacheBytes` | `16777216` (16 MiB; 0 turns it off) |
 /// | `--log-level` | `FLEETD_LOG_LEVEL` | `logLevel` | `info` |
 /// | `--log-format` | `FLEETD_LOG_FORMAT` | `logFormat` | `json` |
@@ -35,6 +36,14 @@ public struct FleetConfiguration: Sendable, Hashable {
         case normal
     }
 
+    /// Where the store runs SQLite (`SQLiteBackend.Execution`).
+    public enum StoreExecution: String, Sendable, Hashable {
+        /// On GRDB's reader and writer queues, while the request's task suspends.
+        case suspending
+        /// On the request's own thread when that needs no waiting.
+        case callingThread = "calling-thread"
+    }
+
     public var host = "127.0.0.1"
     public var port = 8080
     public var dataDirectory: String
@@ -44,6 +53,8 @@ public struct FleetConfiguration: Sendable, Hashable {
     public var maintenanceIntervalMonths = 12
     public var maximumBodyBytes = 64 * 1024
     public var durability = Durability.full
+    /// Where the store runs SQLite: `suspending` (GRDB's queues; request tasks suspend) or `calling-thread`.
+    public var storeExecution = StoreExecution.suspending
     /// The byte budget of the ``ReadResponseCache``; 0 reads the store for every request.
     public var readCacheBytes = 16 * 1024 * 1024
     public var logLevel = Logger.Level.info
@@ -135,6 +146,14 @@ public struct FleetConfiguration: Sendable, Hashable {
                 throw ConfigurationError("durability must be full or normal, not '\(value)'")
             }
             config.durability = durability
+        },
+        Key(flag: "store-execution", environment: "FLEETD_STORE_EXECUTION", file: "storeExecution") {
+            config,
+            value throws(ConfigurationError) in
+            guard let execution = StoreExecution(rawValue: value) else {
+                throw ConfigurationError("store-execution must be suspending or calling-thread, not '\(value)'")
+            }
+            config.storeExecution = execution
         },
         Key(flag: "read-cache-bytes", environment: "FLEETD_READ_CACHE_BYTES", file: "readCacheBytes") {
             config,
@@ -295,6 +314,8 @@ public struct FleetConfiguration: Sendable, Hashable {
           --maintenance-interval-months N    months between services (FLEETD_MAINTENANCE_INTERVAL_MONTHS; 12)
           --max-body-bytes N                 largest request body (FLEETD_MAX_BODY_BYTES; 65536)
           --durability full|normal           commit durability (FLEETD_DURABILITY; full)
+          --store-execution MODE             suspending or calling-thread: where SQLite runs
+                                             (FLEETD_STORE_EXECUTION; suspending)
           --read-cache-bytes N               memory for encoded read answers, 0 for none
                                              (FLEETD_READ_CACHE_BYTES; 16777216)
           --log-level LEVEL                  trace ... critical (FLEETD_LOG_LEVEL; info)

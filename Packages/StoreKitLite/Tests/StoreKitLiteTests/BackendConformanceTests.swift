@@ -16,6 +16,12 @@ struct BackendConformanceTests {
     }
 
     @Test(arguments: BackendConformance.checks)
+    func sqliteFileBackendReadingOnTheCallingThreadConforms(check: BackendConformance.Check) async throws {
+        let folder = TemporaryFolder()
+        try await check.run { StoreFixture.makeBackend(.sqliteFileCallingThread, folder: folder) }
+    }
+
+    @Test(arguments: BackendConformance.checks)
     func sqliteInMemoryBackendConforms(check: BackendConformance.Check) async throws {
         let folder = TemporaryFolder()
         try await check.run { StoreFixture.makeBackend(.sqliteMemory, folder: folder) }

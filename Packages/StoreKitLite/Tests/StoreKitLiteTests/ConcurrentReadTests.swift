@@ -8,8 +8,12 @@ import Testing
 /// Reads are never blocked by a long write: a commit is held open inside its SQLite write transaction (its rows
 /// written, not yet committed) while other services read the same file.
 struct ConcurrentReadTests {
-    @Test(.timeLimit(.minutes(1)))
-    func readsOnOtherServicesCompleteWhileAWriteTransactionIsHeldOpen() async throws {
+    @Test(.timeLimit(.minutes(1)), arguments: [SQLiteBackend.Execution.suspending, .callingThread])
+    func readsOnOtherServicesCompleteWhileAWriteTransactionIsHeldOpen(
+        execution: SQLiteBackend.Execution
+    )
+        async throws
+    {
         let folder = TemporaryFolder()
         let path = folder.path("store.sqlite")
         let model = StoreModel(Vehicle.self)
@@ -22,13 +26,19 @@ struct ConcurrentReadTests {
             reached.yield()
             release.wait()
         }
-        let reader = try await PersistenceService.open(model: model, backend: SQLiteBackend(path: path))
+        let reader = try await PersistenceService.open(
+            model: model,
+            backend: SQLiteBackend(path: path, execution: execution)
+        )
         try await reader.create(Vehicle.self, from: 0..<3, options: .saveAndPersist) { $1.plate = "R\($0)" }
         let writer = try await PersistenceService.open(
             model: model,
             backend: SQLiteBackend(path: path, logger: recorder.logger)
         )
-        let otherReader = try await PersistenceService.open(model: model, backend: SQLiteBackend(path: path))
+        let otherReader = try await PersistenceService.open(
+            model: model,
+            backend: SQLiteBackend(path: path, execution: execution)
+        )
 
         let write = Task {
             try await writer.create(Vehicle.self, from: 0..<1_000, options: .saveAndPersist) { $1.plate = "W\($0)" }
@@ -54,6 +64,7 @@ struct ConcurrentReadTests {
         #expect(try await otherReader.count(Query<Vehicle>(.hasPrefix(\.plate, "W"))) == 1_000)
     }
 
+    /// The calling-thread commit never waits for the lock on the calling thread: it falls back to the writer queue.
     @Test(.timeLimit(.minutes(1)))
     func aSmallCommitWaitsForAnotherConnectionsWriteLockInsteadOfFailing() async throws {
         let folder = TemporaryFolder()
@@ -76,7 +87,7 @@ struct ConcurrentReadTests {
         )
         let smallWriter = try await PersistenceService.open(
             model: model,
-            backend: SQLiteBackend(path: path, logger: small.logger)
+            backend: SQLiteBackend(path: path, execution: .callingThread, logger: small.logger)
         )
         let write = Task {
             try await writer.create(Vehicle.self, from: 0..<1_000, options: .saveAndPersist) { $1.plate = "W\($0)" }

@@ -7,7 +7,7 @@ import Testing
 struct ConcurrentSaveTests {
     /// A reader that shares nothing with the writer's hierarchy: for a file, another backend on the same file.
     private func freshReader(of store: StoreFixture) async throws -> PersistenceService {
-        guard store.kind == .sqliteFile else { return try await store.open() }
+        guard store.kind == .sqliteFile || store.kind == .sqliteFileCallingThread else { return try await store.open() }
         return try await PersistenceService.open(
             model: store.model,
             backend: SQLiteBackend(path: store.folder.path("store.sqlite"))

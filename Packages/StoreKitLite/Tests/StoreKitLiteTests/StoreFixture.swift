@@ -7,6 +7,8 @@ import StoreKitLiteTesting
 enum BackendKind: String, CaseIterable, CustomStringConvertible, Sendable {
     case memory
     case sqliteFile
+    /// A SQLite file whose backend reads and commits on the calling thread (`SQLiteBackend.Execution`).
+    case sqliteFileCallingThread
     case sqliteMemory
 
     var description: String { rawValue }
@@ -25,6 +27,8 @@ struct StoreFixture: Sendable {
         switch kind {
         case .memory: backend = InMemoryBackend()
         case .sqliteFile: backend = SQLiteBackend(path: folder.path("store.sqlite"))
+        case .sqliteFileCallingThread:
+            backend = SQLiteBackend(path: folder.path("store.sqlite"), execution: .callingThread)
         case .sqliteMemory: backend = SQLiteBackend(location: .memory)
         }
     }
@@ -34,6 +38,8 @@ struct StoreFixture: Sendable {
         switch kind {
         case .memory: InMemoryBackend()
         case .sqliteFile: SQLiteBackend(path: folder.path("conformance-\(UUID().uuidString).sqlite"))
+        case .sqliteFileCallingThread:
+            SQLiteBackend(path: folder.path("conformance-\(UUID().uuidString).sqlite"), execution: .callingThread)
         case .sqliteMemory: SQLiteBackend(location: .memory)
         }
     }
