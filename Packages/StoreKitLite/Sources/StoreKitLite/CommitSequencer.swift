@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Runs a hierarchy's commits one at a time, in the order their changes were taken from the services.
 ///
 /// A commit takes its ticket in the same critical section that takes its changes, so tickets follow the order in
@@ -7,15 +9,15 @@
 /// including one that carries changes it saved into an ancestor earlier.
 ///
 /// A small state machine with no I/O: ``ticket()`` and ``finish(_:)`` under a lock, ``waitForTurn(_:)`` suspends
-/// only while an earlier ticket is running.
+/// (and ``waitForTurnBlocking(_:)`` blocks the calling thread) only while an earlier ticket is running.
 final class CommitSequencer: Sendable {
     private struct State {
         /// The next ticket handed out.
         var issued = 0
         /// The ticket whose turn it is.
         var serving = 0
-        /// Callers waiting for their turn, by ticket.
-        var waiting: [Int: CheckedContinuation<Void, Never>] = [:]
+        /// Callers waiting for their turn, by ticket: what wakes each.
+        var waiting: [Int: @Sendable () -> Void] = [:]
     }
 
     private let state = Locked(State())
@@ -42,20 +44,32 @@ final class CommitSequencer: Sendable {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let resumeNow = state.withLock { state -> Bool in
                 if state.serving == ticket { return true }
-                state.waiting[ticket] = continuation
+                state.waiting[ticket] = { continuation.resume() }
                 return false
             }
             if resumeNow { continuation.resume() }
         }
     }
 
+    /// Returns when every earlier ticket has finished, blocking the calling thread until then (for the `…AndWait`
+    /// forms, on threads the caller owns).
+    func waitForTurnBlocking(_ ticket: Int) {
+        let semaphore = DispatchSemaphore(value: 0)
+        let ready = state.withLock { state -> Bool in
+            if state.serving == ticket { return true }
+            state.waiting[ticket] = { semaphore.signal() }
+            return false
+        }
+        if !ready { semaphore.wait() }
+    }
+
     /// Ends `ticket`'s turn and starts the next one.
     func finish(_ ticket: Int) {
-        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+        let next = state.withLock { state -> (@Sendable () -> Void)? in
             precondition(state.serving == ticket, "a commit ticket finished out of turn")
             state.serving += 1
             return state.waiting.removeValue(forKey: state.serving)
         }
-        next?.resume()
+        next?()
     }
 }

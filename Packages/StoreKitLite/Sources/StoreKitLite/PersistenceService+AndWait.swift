@@ -3,6 +3,11 @@ public import ModelKit
 /// The synchronous forms (the seed's `…AndWait` methods): each blocks the calling thread until the operation is
 /// done. They are unavailable from async contexts; call them from threads you own (a CLI's main thread, a
 /// `Thread`, a dispatch queue), never from a task.
+///
+/// On a backend with blocking access (``StoreBackend/supportsBlockingAccess``: SQLite, memory) they run on the
+/// calling thread through it: on SQLite, GRDB's synchronous reads and writes, where the thread waits for a reader
+/// connection or for the writer queue, never for a task. On another backend they run the async form as a task and
+/// wait for it.
 extension PersistenceService {
     /// Creates one record and waits. See ``create(_:options:initializer:)``.
     @available(*, noasync, message: "use the async create(_:options:initializer:)")
@@ -12,7 +17,13 @@ extension PersistenceService {
         options: SaveOption,
         initializer: (inout R) -> Void
     ) throws(StoreError) -> R {
-        try withoutActuallyEscaping(initializer) { (initializer) throws(StoreError) -> R in
+        if context.backend.supportsBlockingAccess {
+            try checkInitialized()
+            let record = try newRecord(initializer: initializer)
+            try insertBlocking([R.schema.row(of: record, revision: 0)], entity: R.schema.entity, options: options)
+            return record
+        }
+        return try withoutActuallyEscaping(initializer) { (initializer) throws(StoreError) -> R in
             let body = UncheckedSendable(initializer)
             return try BlockingWait.run { () async throws(StoreError) -> R in
                 try await self.create(type, options: options, initializer: body.value)
@@ -29,7 +40,13 @@ extension PersistenceService {
         options: SaveOption,
         transform: (Source, inout R) -> Void
     ) throws(StoreError) -> [ModelID<R>] {
-        try withoutActuallyEscaping(transform) { (transform) throws(StoreError) -> [ModelID<R>] in
+        if context.backend.supportsBlockingAccess {
+            try checkInitialized()
+            let (ids, rows) = try newRows(from: sources, transform: transform)
+            try insertBlocking(rows, entity: R.schema.entity, options: options)
+            return ids
+        }
+        return try withoutActuallyEscaping(transform) { (transform) throws(StoreError) -> [ModelID<R>] in
             let body = UncheckedSendable((transform, sources))
             return try BlockingWait.run { () async throws(StoreError) -> [ModelID<R>] in
                 try await self.create(type, from: body.value.1, options: options, transform: body.value.0)
@@ -43,7 +60,13 @@ extension PersistenceService {
         _ query: Query<R> = Query<R>(),
         transform: (R) -> T
     ) throws(StoreError) -> [T] {
-        try withoutActuallyEscaping(transform) { (transform) throws(StoreError) -> [T] in
+        if context.backend.supportsBlockingAccess {
+            let schema = R.schema
+            return try readBlocking(query.rowQuery) { cursor throws(StoreError) in
+                try schema.records(from: cursor, transform: transform)
+            }
+        }
+        return try withoutActuallyEscaping(transform) { (transform) throws(StoreError) -> [T] in
             let body = UncheckedSendable(transform)
             return try BlockingWait.run { () async throws(StoreError) -> [T] in
                 try await self.fetch(query, transform: body.value)
@@ -54,13 +77,20 @@ extension PersistenceService {
     /// Fetches matching records and waits. See ``fetch(_:)``.
     @available(*, noasync, message: "use the async fetch(_:)")
     public func fetchAndWait<R: Record>(_ query: Query<R> = Query<R>()) throws(StoreError) -> [R] {
-        try BlockingWait.run { () async throws(StoreError) -> [R] in try await self.fetch(query) }
+        if context.backend.supportsBlockingAccess {
+            let schema = R.schema
+            return try readBlocking(query.rowQuery) { cursor throws(StoreError) in try schema.records(from: cursor) }
+        }
+        return try BlockingWait.run { () async throws(StoreError) -> [R] in try await self.fetch(query) }
     }
 
     /// Fetches records by ID and waits. See ``fetch(ids:)``.
     @available(*, noasync, message: "use the async fetch(ids:)")
     public func fetchAndWait<R: Record>(ids: [ModelID<R>]) throws(StoreError) -> [R] {
-        try BlockingWait.run { () async throws(StoreError) -> [R] in try await self.fetch(ids: ids) }
+        if context.backend.supportsBlockingAccess {
+            return try decode(try rowsBlocking(ids: ids.map(\.uuid), entity: R.schema.entity), R.schema)
+        }
+        return try BlockingWait.run { () async throws(StoreError) -> [R] in try await self.fetch(ids: ids) }
     }
 
     /// Fetches matching records for processing and waits. See ``fetchReadOnly(_:process:)``.
@@ -83,6 +113,21 @@ extension PersistenceService {
         return process(records)
     }
 
+    /// Counts matching records and waits. See ``count(_:)``.
+    @available(*, noasync, message: "use the async count(_:)")
+    public func countAndWait<R: Record>(_ query: Query<R>) throws(StoreError) -> Int {
+        if context.backend.supportsBlockingAccess {
+            return try countBlocking(for: query.rowQuery)
+        }
+        return try BlockingWait.run { () async throws(StoreError) -> Int in try await self.count(query) }
+    }
+
+    /// Counts the records of a type and waits: `countAndWait(Vehicle.self)`.
+    @available(*, noasync, message: "use the async count(_:)")
+    public func countAndWait<R: Record>(_ type: R.Type) throws(StoreError) -> Int {
+        try countAndWait(Query<R>())
+    }
+
     /// Updates matching records and waits. See ``update(_:process:)``.
     @available(*, noasync, message: "use the async update(_:process:)")
     @discardableResult
@@ -90,7 +135,10 @@ extension PersistenceService {
         _ query: Query<R> = Query<R>(),
         process: (inout [R]) -> SaveOption
     ) throws(StoreError) -> Int {
-        try withoutActuallyEscaping(process) { (process) throws(StoreError) -> Int in
+        if context.backend.supportsBlockingAccess {
+            return try updateBlocking(rows: try rowsBlocking(for: query.rowQuery), process: process)
+        }
+        return try withoutActuallyEscaping(process) { (process) throws(StoreError) -> Int in
             let body = UncheckedSendable(process)
             return try BlockingWait.run { () async throws(StoreError) -> Int in
                 try await self.update(query, process: body.value)
@@ -105,7 +153,11 @@ extension PersistenceService {
         ids: [ModelID<R>],
         process: (inout [R]) -> SaveOption
     ) throws(StoreError) -> Int {
-        try withoutActuallyEscaping(process) { (process) throws(StoreError) -> Int in
+        if context.backend.supportsBlockingAccess {
+            let rows = try rowsBlocking(ids: ids.map(\.uuid), entity: R.schema.entity)
+            return try updateBlocking(rows: rows, process: process)
+        }
+        return try withoutActuallyEscaping(process) { (process) throws(StoreError) -> Int in
             let body = UncheckedSendable(process)
             return try BlockingWait.run { () async throws(StoreError) -> Int in
                 try await self.update(ids: ids, process: body.value)
@@ -117,19 +169,35 @@ extension PersistenceService {
     @available(*, noasync, message: "use the async delete(_:options:)")
     @discardableResult
     public func deleteAndWait<R: Record>(_ query: Query<R>, options: SaveOption) throws(StoreError) -> Int {
-        try BlockingWait.run { () async throws(StoreError) -> Int in try await self.delete(query, options: options) }
+        if context.backend.supportsBlockingAccess {
+            return try deleteBlocking(rows: try rowsBlocking(for: query.rowQuery), entity: R.schema.entity, options)
+        }
+        return try BlockingWait.run { () async throws(StoreError) -> Int in
+            try await self.delete(query, options: options)
+        }
     }
 
     /// Deletes records by ID and waits. See ``delete(ids:options:)``.
     @available(*, noasync, message: "use the async delete(ids:options:)")
     @discardableResult
     public func deleteAndWait<R: Record>(ids: [ModelID<R>], options: SaveOption) throws(StoreError) -> Int {
-        try BlockingWait.run { () async throws(StoreError) -> Int in try await self.delete(ids: ids, options: options) }
+        if context.backend.supportsBlockingAccess {
+            let rows = try rowsBlocking(ids: ids.map(\.uuid), entity: R.schema.entity)
+            return try deleteBlocking(rows: rows, entity: R.schema.entity, options)
+        }
+        return try BlockingWait.run { () async throws(StoreError) -> Int in
+            try await self.delete(ids: ids, options: options)
+        }
     }
 
     /// Applies a save option to everything pending and waits. See ``saveAll(_:)``.
     @available(*, noasync, message: "use the async saveAll(_:)")
     public func saveAllAndWait(_ options: SaveOption) throws(StoreError) {
+        if context.backend.supportsBlockingAccess {
+            try context.checkReady()
+            try recordAndSaveBlocking(options) { _ in }
+            return
+        }
         try BlockingWait.run { () async throws(StoreError) in try await self.saveAll(options) }
     }
 
@@ -141,6 +209,27 @@ extension PersistenceService {
     /// Waits until initialization finishes.
     @available(*, noasync, message: "use the async waitUntilInitialized()")
     public func waitUntilInitializedAndWait() throws(StoreError) {
-        try BlockingWait.run { () async throws(StoreError) in try await self.waitUntilInitialized() }
+        try context.waitUntilInitializedBlocking()
+    }
+
+    private func updateBlocking<R: Record>(
+        rows: [StoreRow],
+        process: (inout [R]) -> SaveOption
+    ) throws(StoreError) -> Int {
+        let (option, newRows) = try updatedRows(rows, process: process)
+        var changed = 0
+        try recordAndSaveBlocking(option) {
+            changed = Self.recordUpdates(from: rows, to: newRows, of: R.schema, in: &$0)
+        }
+        return changed
+    }
+
+    private func deleteBlocking(
+        rows: [StoreRow],
+        entity: EntityDescription,
+        _ options: SaveOption
+    ) throws(StoreError) -> Int {
+        try recordAndSaveBlocking(options) { Self.recordDeletes(of: rows, entity: entity, in: &$0) }
+        return rows.count
     }
 }

@@ -62,10 +62,21 @@ extension PersistenceService {
         for query: RowQuery,
         overlaidWith pending: [UUID: PendingChange]
     ) async throws(StoreError) -> [StoreRow] {
+        let stored = try await context.backend.fetch(Self.storeQuery(for: query, pendingCount: pending.count))
+        return Self.overlaid(stored, with: pending, query: query)
+    }
+
+    /// The query to run in the store when `pendingCount` pending changes will be overlaid on its result: no
+    /// offset, and a limit that leaves room for every stored row a pending change replaces.
+    static func storeQuery(for query: RowQuery, pendingCount: Int) -> RowQuery {
         var storeQuery = query
         storeQuery.offset = 0
-        storeQuery.limit = query.limit.map { query.offset + $0 + pending.count }
-        let stored = try await context.backend.fetch(storeQuery)
+        storeQuery.limit = query.limit.map { query.offset + $0 + pendingCount }
+        return storeQuery
+    }
+
+    /// Stored rows with the pending changes applied, then the query's predicate, order, offset and limit.
+    static func overlaid(_ stored: [StoreRow], with pending: [UUID: PendingChange], query: RowQuery) -> [StoreRow] {
         var candidates = stored.filter { pending[$0.id] == nil }
         for change in pending.values {
             if let row = change.visibleRow { candidates.append(row) }
@@ -82,11 +93,22 @@ extension PersistenceService {
         if pending.isEmpty {
             return try await context.backend.count(query, excluding: [])
         }
+        let stored = try await context.backend.count(Self.unsliced(query), excluding: Array(pending.keys))
+        return Self.count(stored: stored, with: pending, query: query)
+    }
+
+    /// `query` without order, offset or limit: what the store counts before pending changes are overlaid.
+    static func unsliced(_ query: RowQuery) -> RowQuery {
         var unsliced = query
         unsliced.sortKeys = []
         unsliced.limit = nil
         unsliced.offset = 0
-        var total = try await context.backend.count(unsliced, excluding: Array(pending.keys))
+        return unsliced
+    }
+
+    /// The count of a query given the store's count of the rows no pending change touches.
+    static func count(stored: Int, with pending: [UUID: PendingChange], query: RowQuery) -> Int {
+        var total = stored
         for change in pending.values {
             if let row = change.visibleRow, query.matches(row) { total += 1 }
         }
@@ -109,6 +131,11 @@ extension PersistenceService {
                 stored[row.id] = row
             }
         }
+        return Self.ordered(ids, stored: stored, pending: pending)
+    }
+
+    /// The rows for `ids`, in their order (duplicates and missing IDs skipped), pending changes first.
+    static func ordered(_ ids: [UUID], stored: [UUID: StoreRow], pending: [UUID: PendingChange]) -> [StoreRow] {
         var seen: Set<UUID> = []
         var result: [StoreRow] = []
         for id in ids where seen.insert(id).inserted {
@@ -175,7 +202,7 @@ extension PersistenceService {
     }
 
     /// What a save does once its changes are recorded and taken.
-    private enum SaveStep {
+    enum SaveStep {
         /// Nothing more: the save stayed in memory, or there was nothing to write and nothing in flight.
         case done
         /// Nothing of this call's to write: wait for the commits taken before it.
@@ -197,9 +224,32 @@ extension PersistenceService {
     /// - Throws: ``StoreError/Kind/conflict`` under ``MergePolicy/error`` when a level conflicts with the one above
     ///   it (nothing moves; the call's changes stay pending in this service), or the commit's error.
     func recordAndSave(_ option: SaveOption, _ record: (inout ChangeSet) -> Void) async throws(StoreError) {
+        let commits = context.commits
+        switch try take(option, record) {
+        case .done:
+            return
+        case .wait(let ticket):
+            await commits.waitForTurn(ticket)
+            commits.finish(ticket)
+        case .commit(let ticket, let changes, let taken):
+            await commits.waitForTurn(ticket)
+            defer { commits.finish(ticket) }
+            do throws(StoreError) {
+                try await write(changes)
+                endCommit(ticket, giveBack: nil)
+            } catch {
+                endCommit(ticket, giveBack: taken)
+                throw error
+            }
+        }
+    }
+
+    /// The critical section of ``recordAndSave(_:_:)``: records the call's changes, moves them as `option` says, and
+    /// takes what a save that reaches the store commits, with its ticket.
+    func take(_ option: SaveOption, _ record: (inout ChangeSet) -> Void) throws(StoreError) -> SaveStep {
         let policy = context.mergePolicy
         let commits = context.commits
-        let step = try context.tree.withLock { tree throws(StoreError) -> SaveStep in
+        return try context.tree.withLock { tree throws(StoreError) -> SaveStep in
             var own = tree.levels[level] ?? ChangeSet()
             record(&own)
             tree.levels[level] = own
@@ -230,26 +280,15 @@ extension PersistenceService {
                 return .commit(ticket: ticket, changes: changes, taken: taken)
             }
         }
-        switch step {
-        case .done:
-            return
-        case .wait(let ticket):
-            await commits.waitForTurn(ticket)
-            commits.finish(ticket)
-        case .commit(let ticket, let changes, let taken):
-            await commits.waitForTurn(ticket)
-            defer { commits.finish(ticket) }
-            do throws(StoreError) {
-                try await write(changes)
-                context.tree.withLock { _ = $0.inFlight.removeValue(forKey: ticket) }
-            } catch {
-                context.tree.withLock { tree in
-                    tree.inFlight[ticket] = nil
-                    for part in taken where tree.levels[part.level] != nil {
-                        tree.levels[part.level] = part.changes.merged(with: tree.levels[part.level] ?? ChangeSet())
-                    }
-                }
-                throw error
+    }
+
+    /// Ends a commit: readers stop seeing its changes as in flight and, when it failed, each level gets back what
+    /// was taken from it, in front of anything recorded meanwhile.
+    func endCommit(_ ticket: Int, giveBack taken: [(level: Int, changes: ChangeSet)]?) {
+        context.tree.withLock { tree in
+            tree.inFlight[ticket] = nil
+            for part in taken ?? [] where tree.levels[part.level] != nil {
+                tree.levels[part.level] = part.changes.merged(with: tree.levels[part.level] ?? ChangeSet())
             }
         }
     }
@@ -267,29 +306,39 @@ extension PersistenceService {
                 guard error.kind == .conflict, context.mergePolicy != .error, attempts < 8 else { throw error }
                 let conflicts = Set(error.records)
                 var current: [UUID: StoreRow] = [:]
-                var byEntity: [String: (EntityDescription, [UUID])] = [:]
-                for id in conflicts {
-                    guard let entity = changes.entity(holding: id) else { continue }
-                    byEntity[entity.name, default: (entity, [])].1.append(id)
-                }
-                for (entity, ids) in byEntity.values {
+                for (entity, ids) in Self.byEntity(conflicts, in: changes) {
                     for row in try await context.backend.fetch(ids: ids, of: entity) {
                         current[row.id] = row
                     }
                 }
-                var originals: [UUID: [Int: StoreValue]] = [:]
-                for entry in changes.entries.values {
-                    for id in conflicts {
-                        if case .update(_, _, let original)? = entry.changes[id] { originals[id] = original }
-                    }
-                }
-                batch = context.mergePolicy.resolve(
-                    batch,
-                    conflicts: conflicts,
-                    current: current,
-                    originals: originals
-                )
+                batch = resolve(batch, conflicts: conflicts, current: current, changes: changes)
             }
         }
+    }
+
+    /// The conflicting record IDs grouped by the entity that holds their change.
+    static func byEntity(_ conflicts: Set<UUID>, in changes: ChangeSet) -> [(EntityDescription, [UUID])] {
+        var byEntity: [String: (EntityDescription, [UUID])] = [:]
+        for id in conflicts {
+            guard let entity = changes.entity(holding: id) else { continue }
+            byEntity[entity.name, default: (entity, [])].1.append(id)
+        }
+        return Array(byEntity.values)
+    }
+
+    /// The batch to try next under the merge policy, given the stored rows of the conflicting records.
+    func resolve(
+        _ batch: ChangeBatch,
+        conflicts: Set<UUID>,
+        current: [UUID: StoreRow],
+        changes: ChangeSet
+    ) -> ChangeBatch {
+        var originals: [UUID: [Int: StoreValue]] = [:]
+        for entry in changes.entries.values {
+            for id in conflicts {
+                if case .update(_, _, let original)? = entry.changes[id] { originals[id] = original }
+            }
+        }
+        return context.mergePolicy.resolve(batch, conflicts: conflicts, current: current, originals: originals)
     }
 }

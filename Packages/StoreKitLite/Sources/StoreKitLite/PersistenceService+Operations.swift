@@ -17,14 +17,22 @@ extension PersistenceService {
         initializer: (inout R) -> Void
     ) async throws(StoreError) -> R {
         try checkInitialized()
-        let schema = R.schema
+        let record = try newRecord(initializer: initializer)
+        try await insert([R.schema.row(of: record, revision: 0)], entity: R.schema.entity, options: options)
+        return record
+    }
+
+    /// A blank record with a new permanent ID, filled in by `initializer`.
+    ///
+    /// - Throws: ``StoreError/Kind/idChanged`` when the initializer changed the ID.
+    @inlinable
+    func newRecord<R: Record>(initializer: (inout R) -> Void) throws(StoreError) -> R {
         let id = ModelID<R>()
         var record = R(id: id)
         initializer(&record)
         guard record.id == id else {
-            throw StoreError(.idChanged, entity: schema.entity.name, records: [id.uuid])
+            throw StoreError(.idChanged, entity: R.schema.entity.name, records: [id.uuid])
         }
-        try await insert([schema.row(of: record, revision: 0)], entity: schema.entity, options: options)
         return record
     }
 
@@ -42,6 +50,17 @@ extension PersistenceService {
         transform: (Source, inout R) -> Void
     ) async throws(StoreError) -> [ModelID<R>] {
         try checkInitialized()
+        let (ids, rows) = try newRows(from: sources, transform: transform)
+        try await insert(rows, entity: R.schema.entity, options: options)
+        return ids
+    }
+
+    /// New records, one per source, filled in by `transform`, as rows in ID order.
+    @inlinable
+    func newRows<R: Record, Source>(
+        from sources: some Sequence<Source>,
+        transform: (Source, inout R) -> Void
+    ) throws(StoreError) -> ([ModelID<R>], [StoreRow]) {
         let schema = R.schema
         var ids: [ModelID<R>] = []
         var rows: [StoreRow] = []
@@ -57,8 +76,7 @@ extension PersistenceService {
             ids.append(id)
             rows.append(schema.row(of: record, revision: 0))
         }
-        try await insert(rows, entity: schema.entity, options: options)
-        return ids
+        return (ids, rows)
     }
 
     /// Inserts records that already have their IDs: copies of records from elsewhere (an offline copy of a
@@ -189,6 +207,19 @@ extension PersistenceService {
         rows: [StoreRow],
         process: (inout [R]) -> SaveOption
     ) async throws(StoreError) -> Int {
+        let (option, newRows) = try updatedRows(rows, process: process)
+        var changed = 0
+        try await recordAndSave(option) { changed = Self.recordUpdates(from: rows, to: newRows, of: R.schema, in: &$0) }
+        return changed
+    }
+
+    /// Hands the records of `rows` to `process` and returns the save option it chose and the rows it left.
+    ///
+    /// - Throws: ``StoreError/Kind/idChanged`` when `process` added, removed or re-identified records.
+    func updatedRows<R: Record>(
+        _ rows: [StoreRow],
+        process: (inout [R]) -> SaveOption
+    ) throws(StoreError) -> (SaveOption, [StoreRow]) {
         let schema = R.schema
         var records = try decode(rows, schema)
         let option = process(&records)
@@ -199,13 +230,20 @@ extension PersistenceService {
         guard changedIDs.isEmpty else {
             throw StoreError(.idChanged, entity: schema.entity.name, records: changedIDs)
         }
+        return (option, records.map { schema.row(of: $0, revision: 0) })
+    }
+
+    /// Records the differences between rows as read and as updated; returns how many records changed.
+    static func recordUpdates<R: Record>(
+        from rows: [StoreRow],
+        to newRows: [StoreRow],
+        of schema: RecordSchema<R>,
+        in changes: inout ChangeSet
+    ) -> Int {
         var changed = 0
-        let newRows = records.map { schema.row(of: $0, revision: 0) }
-        try await recordAndSave(option) { changes in
-            for (old, new) in zip(rows, newRows) where old.values != new.values {
-                changed += 1
-                changes.recordUpdate(from: old, to: new, entity: schema.entity)
-            }
+        for (old, new) in zip(rows, newRows) where old.values != new.values {
+            changed += 1
+            changes.recordUpdate(from: old, to: new, entity: schema.entity)
         }
         return changed
     }
@@ -237,12 +275,14 @@ extension PersistenceService {
     ) async throws(StoreError)
         -> Int
     {
-        try await recordAndSave(options) { changes in
-            for row in rows {
-                changes.record(.delete(row), id: row.id, entity: entity)
-            }
-        }
+        try await recordAndSave(options) { Self.recordDeletes(of: rows, entity: entity, in: &$0) }
         return rows.count
+    }
+
+    static func recordDeletes(of rows: [StoreRow], entity: EntityDescription, in changes: inout ChangeSet) {
+        for row in rows {
+            changes.record(.delete(row), id: row.id, entity: entity)
+        }
     }
 
     // MARK: - Save and rollback

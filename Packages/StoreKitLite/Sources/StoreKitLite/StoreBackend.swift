@@ -28,6 +28,11 @@ public import Foundation
 ///   not matter; offset and limit apply as ``RowQuery/slicedCount(_:)`` does. The default fetches and counts.
 /// - ``fetch(ids:of:)`` returns the stored rows for the IDs that exist, in any order.
 /// - ``committedChanges()`` delivers every batch this backend committed, once per commit, after the commit.
+/// - The blocking forms ``fetchBlocking(_:)``, ``fetchBlocking(_:reading:)``, ``fetchBlocking(ids:of:)``,
+///   ``countBlocking(_:excluding:)`` and ``applyBlocking(_:)`` do what their async forms do on the calling thread,
+///   waiting there for as long as the store needs (never for a task); the service's `…AndWait` methods use them.
+///   The defaults return `nil` (`false` for ``applyBlocking(_:)``) having done nothing, and the service then runs
+///   the async form and waits for it.
 /// - ``close()`` flushes and releases the store once the caller is done with it (a daemon shutting down); later
 ///   operations fail with ``StoreError/Kind/notInitialized``. The default does nothing, for stores that hold
 ///   nothing to release.
@@ -59,6 +64,23 @@ public protocol StoreBackend: Sendable {
     func count(_ query: RowQuery, excluding excluded: [UUID]) async throws(StoreError) -> Int
     /// Fetches rows by ID.
     func fetch(ids: [UUID], of entity: EntityDescription) async throws(StoreError) -> [StoreRow]
+    /// Runs a query on the calling thread, waiting there; `nil` when the backend has no blocking form.
+    func fetchBlocking(_ query: RowQuery) throws(StoreError) -> [StoreRow]?
+    /// Runs a query on the calling thread, waiting there, and hands its rows to `read`; `nil` when the backend has
+    /// no blocking form.
+    func fetchBlocking<Result>(
+        _ query: RowQuery,
+        reading read: (any StoreCursor) throws(StoreError) -> Result
+    ) throws(StoreError) -> Result?
+    /// Fetches rows by ID on the calling thread, waiting there; `nil` when the backend has no blocking form.
+    func fetchBlocking(ids: [UUID], of entity: EntityDescription) throws(StoreError) -> [StoreRow]?
+    /// Counts on the calling thread, waiting there; `nil` when the backend has no blocking form.
+    func countBlocking(_ query: RowQuery, excluding excluded: [UUID]) throws(StoreError) -> Int?
+    /// Whether the blocking forms are implemented (the service's `…AndWait` methods then use them).
+    var supportsBlockingAccess: Bool { get }
+    /// Writes a batch atomically on the calling thread, waiting there; `false`, having written nothing, when the
+    /// backend has no blocking form.
+    func applyBlocking(_ batch: ChangeBatch) throws(StoreError) -> Bool
     /// A stream of committed batches, starting now.
     func committedChanges() -> AsyncStream<ChangeBatch>
     /// Flushes and releases the store; later operations fail with ``StoreError/Kind/notInitialized``.
@@ -88,6 +110,44 @@ extension StoreBackend {
     /// Returns `nil`: a backend reads on the calling thread only when it says so.
     public func fetchOnCallingThread(ids: [UUID], of entity: EntityDescription) throws(StoreError) -> [StoreRow]? {
         nil
+    }
+
+    /// Returns `nil`: no blocking form unless the backend has one.
+    public func fetchBlocking(_ query: RowQuery) throws(StoreError) -> [StoreRow]? {
+        nil
+    }
+
+    /// Reads the rows of ``fetchBlocking(_:)`` from memory; `nil` when it has no blocking form.
+    public func fetchBlocking<Result>(
+        _ query: RowQuery,
+        reading read: (any StoreCursor) throws(StoreError) -> Result
+    ) throws(StoreError) -> Result? {
+        guard let rows = try fetchBlocking(query) else { return nil }
+        return try read(FetchedRowsCursor(rows))
+    }
+
+    /// Returns `nil`: no blocking form unless the backend has one.
+    public func fetchBlocking(ids: [UUID], of entity: EntityDescription) throws(StoreError) -> [StoreRow]? {
+        nil
+    }
+
+    /// Counts the rows of ``fetchBlocking(_:)`` that are not excluded; `nil` when it has no blocking form.
+    public func countBlocking(_ query: RowQuery, excluding excluded: [UUID]) throws(StoreError) -> Int? {
+        var unsliced = query
+        unsliced.sortKeys = []
+        unsliced.limit = nil
+        unsliced.offset = 0
+        guard let rows = try fetchBlocking(unsliced) else { return nil }
+        let skipped = Set(excluded)
+        return query.slicedCount(rows.count(where: { !skipped.contains($0.id) }))
+    }
+
+    /// `false`: no blocking forms unless the backend says so.
+    public var supportsBlockingAccess: Bool { false }
+
+    /// Returns `false`: no blocking form unless the backend has one.
+    public func applyBlocking(_ batch: ChangeBatch) throws(StoreError) -> Bool {
+        false
     }
 
     /// Fetches the matching rows and counts those not excluded: correct for any backend, but it reads every row.

@@ -1,10 +1,12 @@
+import Dispatch
 import Foundation
 
 /// What every service of one hierarchy shares: the backend, the model, the initialization state and the change
 /// sets of all levels, under one lock so that moving changes between levels is atomic.
 final class StoreContext: Sendable {
     enum Initialization: Sendable {
-        case pending([CheckedContinuation<Void, Never>])
+        /// Not done yet: what wakes each waiter.
+        case pending([@Sendable () -> Void])
         case ready
         case failed(StoreError)
     }
@@ -52,13 +54,13 @@ final class StoreContext: Sendable {
                     )
             )
         }
-        let waiters = initialization.withLock { state -> [CheckedContinuation<Void, Never>] in
+        let waiters = initialization.withLock { state -> [@Sendable () -> Void] in
             defer { state = outcome }
             if case .pending(let waiters) = state { return waiters }
             return []
         }
-        for waiter in waiters {
-            waiter.resume()
+        for wake in waiters {
+            wake()
         }
     }
 
@@ -84,7 +86,7 @@ final class StoreContext: Sendable {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let resumeNow = initialization.withLock { state -> Bool in
                 if case .pending(var waiters) = state {
-                    waiters.append(continuation)
+                    waiters.append { continuation.resume() }
                     state = .pending(waiters)
                     return false
                 }
@@ -92,6 +94,19 @@ final class StoreContext: Sendable {
             }
             if resumeNow { continuation.resume() }
         }
+        try checkReady()
+    }
+
+    /// Blocks the calling thread until initialization finishes; throws its error if it failed.
+    func waitUntilInitializedBlocking() throws(StoreError) {
+        let semaphore = DispatchSemaphore(value: 0)
+        let done = initialization.withLock { state -> Bool in
+            guard case .pending(var waiters) = state else { return true }
+            waiters.append { semaphore.signal() }
+            state = .pending(waiters)
+            return false
+        }
+        if !done { semaphore.wait() }
         try checkReady()
     }
 

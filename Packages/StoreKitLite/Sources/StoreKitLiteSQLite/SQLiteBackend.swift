@@ -400,6 +400,81 @@ public final class SQLiteBackend: StoreBackend {
         return try await read { db in try SQLiteReader.rows(ids: ids, entity: entity, in: db) }
     }
 
+    // MARK: - Blocking forms (GRDB's synchronous access, for the service's `…AndWait` methods)
+
+    /// `true`: reads and commits have blocking forms on GRDB's synchronous access.
+    public var supportsBlockingAccess: Bool { true }
+
+    public func fetchBlocking(_ query: RowQuery) throws(StoreError) -> [StoreRow]? {
+        try query.validate()
+        let select = SQLQuery(query)
+        let columnCount = query.entity.columns.count
+        return try readBlocking { db in try SQLiteReader.rows(for: select, columnCount: columnCount, in: db) }
+    }
+
+    public func fetchBlocking<Result>(
+        _ query: RowQuery,
+        reading read: (any StoreCursor) throws(StoreError) -> Result
+    ) throws(StoreError) -> Result? {
+        try query.validate()
+        let select = SQLQuery(query)
+        let columnCount = query.entity.columns.count
+        return try readBlocking { db in
+            try SQLiteReader.read(select, columnCount: columnCount, in: db, reading: read)
+        }
+    }
+
+    public func fetchBlocking(ids: [UUID], of entity: EntityDescription) throws(StoreError) -> [StoreRow]? {
+        guard !ids.isEmpty else { return [] }
+        return try readBlocking { db in try SQLiteReader.rows(ids: ids, entity: entity, in: db) }
+    }
+
+    public func countBlocking(_ query: RowQuery, excluding excluded: [UUID]) throws(StoreError) -> Int? {
+        try query.validate()
+        let count = SQLQuery.count(query)
+        let matching = SQLQuery.matchingID(query)
+        let skipped = Set(excluded)
+        let total = try readBlocking { db in
+            try SQLiteReader.count(count, excluding: skipped, matching: matching, in: db)
+        }
+        return query.slicedCount(total)
+    }
+
+    /// Commits on GRDB's writer queue while the calling thread waits for it (GRDB's synchronous `write`).
+    public func applyBlocking(_ batch: ChangeBatch) throws(StoreError) -> Bool {
+        guard !batch.isEmpty else { return true }
+        let database = try database()
+        guard access == .readWrite else {
+            throw StoreError(.readOnly, detail: "write", underlying: "the store is opened read-only")
+        }
+        let insertTexts = insertTexts
+        let logger = logger
+        pendingWrites.withLock { $0 += 1 }
+        defer { pendingWrites.withLock { $0 -= 1 } }
+        do {
+            try database.write { db in
+                try SQLiteWriter.apply(batch, in: db, insertTexts: insertTexts)
+                if let logger { Self.logCommit(batch, to: logger) }
+            }
+        } catch {
+            throw failure(error, operation: "write")
+        }
+        broadcaster.publish(batch)
+        return true
+    }
+
+    /// Runs `body` in a GRDB read on the calling thread, which waits for a reader connection if all are busy.
+    private func readBlocking<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        let database = try database()
+        readsInFlight.withLock { $0 += 1 }
+        defer { readsInFlight.withLock { $0 -= 1 } }
+        do {
+            return try database.read(body)
+        } catch {
+            throw failure(error, operation: "read")
+        }
+    }
+
     public func committedChanges() -> AsyncStream<ChangeBatch> {
         broadcaster.subscribe()
     }

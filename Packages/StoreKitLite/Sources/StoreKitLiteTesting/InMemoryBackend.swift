@@ -45,7 +45,15 @@ public final class InMemoryBackend: StoreBackend {
     }
 
     public func apply(_ batch: ChangeBatch) async throws(StoreError) {
-        guard !batch.isEmpty else { return }
+        _ = try applyBlocking(batch)
+    }
+
+    /// `true`: every operation runs under the backend's lock, on the calling thread.
+    public var supportsBlockingAccess: Bool { true }
+
+    /// Writes a batch under the backend's lock; never waits for anything else.
+    public func applyBlocking(_ batch: ChangeBatch) throws(StoreError) -> Bool {
+        guard !batch.isEmpty else { return true }
         try state.withLock { (state: inout State) throws(StoreError) in
             var conflicts: [UUID] = []
             for changes in batch.entities {
@@ -84,9 +92,18 @@ public final class InMemoryBackend: StoreBackend {
             }
         }
         broadcaster.publish(batch)
+        return true
     }
 
     public func fetch(_ query: RowQuery) async throws(StoreError) -> [StoreRow] {
+        try fetchRows(query)
+    }
+
+    public func fetchBlocking(_ query: RowQuery) throws(StoreError) -> [StoreRow]? {
+        try fetchRows(query)
+    }
+
+    private func fetchRows(_ query: RowQuery) throws(StoreError) -> [StoreRow] {
         let rows = try state.withLock { (state: inout State) throws(StoreError) -> [StoreRow] in
             guard let table = state.tables[query.entity.name] else {
                 throw StoreError(.backend, entity: query.entity.name, detail: "no such entity")
@@ -97,6 +114,14 @@ public final class InMemoryBackend: StoreBackend {
     }
 
     public func count(_ query: RowQuery, excluding excluded: [UUID]) async throws(StoreError) -> Int {
+        try countRows(query, excluding: excluded)
+    }
+
+    public func countBlocking(_ query: RowQuery, excluding excluded: [UUID]) throws(StoreError) -> Int? {
+        try countRows(query, excluding: excluded)
+    }
+
+    private func countRows(_ query: RowQuery, excluding excluded: [UUID]) throws(StoreError) -> Int {
         let skipped = Set(excluded)
         let total = try state.withLock { (state: inout State) throws(StoreError) -> Int in
             guard let table = state.tables[query.entity.name] else {
@@ -108,6 +133,14 @@ public final class InMemoryBackend: StoreBackend {
     }
 
     public func fetch(ids: [UUID], of entity: EntityDescription) async throws(StoreError) -> [StoreRow] {
+        try fetchRows(ids: ids, of: entity)
+    }
+
+    public func fetchBlocking(ids: [UUID], of entity: EntityDescription) throws(StoreError) -> [StoreRow]? {
+        try fetchRows(ids: ids, of: entity)
+    }
+
+    private func fetchRows(ids: [UUID], of entity: EntityDescription) throws(StoreError) -> [StoreRow] {
         try state.withLock { (state: inout State) throws(StoreError) -> [StoreRow] in
             guard let table = state.tables[entity.name] else {
                 throw StoreError(.backend, entity: entity.name, detail: "no such entity")

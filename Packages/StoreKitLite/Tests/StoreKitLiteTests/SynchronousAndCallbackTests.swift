@@ -42,6 +42,40 @@ struct SynchronousAndCallbackTests {
         #expect(plates == ["dos", "uno"])
     }
 
+    /// The `…AndWait` forms wait for the store, not for a task: they complete while every thread of the
+    /// cooperative pool is blocked (a task they waited for could never run then).
+    @Test(.timeLimit(.minutes(1)), arguments: [BackendKind.memory, .sqliteFile, .sqliteMemory])
+    func andWaitFormsCompleteWhileEveryCooperativeThreadIsBlocked(kind: BackendKind) async throws {
+        let store = StoreFixture(kind)
+        let service = try await store.open()
+        let existing = try await service.create(Vehicle.self, options: .saveAndPersist) { $0.plate = "stored" }
+        let width = ProcessInfo.processInfo.activeProcessorCount
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        for _ in 0..<width {
+            Task.detached {
+                entered.signal()
+                release.wait()
+            }
+        }
+        let outcome = try await onOwnThread { () throws -> (saturated: Bool, plates: [String], count: Int) in
+            defer { for _ in 0..<width { release.signal() } }
+            for _ in 0..<width where entered.wait(timeout: .now() + 20) == .timedOut {
+                return (false, [], 0)
+            }
+            try service.createAndWait(Vehicle.self, options: .saveAndPersist) { $0.plate = "blocked pool" }
+            try service.updateAndWait(ids: [existing.id]) { vehicles in
+                vehicles[0].make = "updated"
+                return .saveAndPersist
+            }
+            let plates = try service.fetchAndWait(Query<Vehicle>().sorted(by: \.plate)) { $0.plate }
+            return (true, plates, try service.countAndWait(Query<Vehicle>(\.make == "updated")))
+        }
+        #expect(outcome.saturated, "the blocking tasks did not all get a thread of the cooperative pool")
+        #expect(outcome.plates == ["blocked pool", "stored"])
+        #expect(outcome.count == 1)
+    }
+
     @Test func andWaitFormsReportTypedErrors() async throws {
         let store = StoreFixture(.memory)
         let service = try await store.open()
