@@ -107,9 +107,14 @@ func rawInsert(_ db: OpaquePointer?, count: Int, idBase: UInt64) {
 }
 
 /// A file with 100k vehicles written by StoreKitLite, for the read benchmarks.
-func populatedStore() async throws -> (String, PersistenceService) {
+func populatedStore(
+    execution: SQLiteBackend.Execution = .suspending
+) async throws -> (String, PersistenceService) {
     let path = temporaryPath()
-    let service = try await PersistenceService.open(model: model, backend: SQLiteBackend(path: path))
+    let service = try await PersistenceService.open(
+        model: model,
+        backend: SQLiteBackend(path: path, execution: execution)
+    )
     try await service.create(Vehicle.self, from: sources, options: .saveAndPersist) { source, vehicle in
         vehicle.plate = source.plate
         vehicle.make = source.make
@@ -214,19 +219,21 @@ let benchmarks: @Sendable () -> Void = {
         remove(path)
     }
 
-    Benchmark("Read 100k into plain values: StoreKitLite fetch-transform") { benchmark in
-        let (path, service) = try await populatedStore()
-        // Warm-up, as the raw side's open and prepare: opens a reader connection and caches the statement.
-        _ = try await service.fetch(Query<Vehicle>()) { $0.modelYear }
-        benchmark.startMeasurement()
-        for _ in 0..<readRepetitions {
-            let summaries = try await service.fetch(Query<Vehicle>()) {
-                VehicleSummary(plate: $0.plate, make: $0.make, modelYear: $0.modelYear, mileage: $0.mileage)
+    for (execution, label) in [(SQLiteBackend.Execution.suspending, ""), (.callingThread, " (calling thread)")] {
+        Benchmark("Read 100k into plain values: StoreKitLite fetch-transform\(label)") { benchmark in
+            let (path, service) = try await populatedStore(execution: execution)
+            // Warm-up, as the raw side's open and prepare: opens a reader connection and caches the statement.
+            _ = try await service.fetch(Query<Vehicle>()) { $0.modelYear }
+            benchmark.startMeasurement()
+            for _ in 0..<readRepetitions {
+                let summaries = try await service.fetch(Query<Vehicle>()) {
+                    VehicleSummary(plate: $0.plate, make: $0.make, modelYear: $0.modelYear, mileage: $0.mileage)
+                }
+                blackHole(summaries)
             }
-            blackHole(summaries)
+            benchmark.stopMeasurement()
+            remove(path)
         }
-        benchmark.stopMeasurement()
-        remove(path)
     }
 
     // MARK: - One durable commit
@@ -244,18 +251,23 @@ let benchmarks: @Sendable () -> Void = {
         remove(path)
     }
 
-    Benchmark("100 durable single-row commits: StoreKitLite create saveAndPersist") { benchmark in
-        let path = temporaryPath()
-        let service = try await PersistenceService.open(model: model, backend: SQLiteBackend(path: path))
-        benchmark.startMeasurement()
-        for index in 0..<100 {
-            try await service.create(Vehicle.self, options: .saveAndPersist) {
-                $0.plate = sources[index].plate
-                $0.make = sources[index].make
-                $0.modelYear = sources[index].year
+    for (execution, label) in [(SQLiteBackend.Execution.suspending, ""), (.callingThread, " (calling thread)")] {
+        Benchmark("100 durable single-row commits: StoreKitLite create saveAndPersist\(label)") { benchmark in
+            let path = temporaryPath()
+            let service = try await PersistenceService.open(
+                model: model,
+                backend: SQLiteBackend(path: path, execution: execution)
+            )
+            benchmark.startMeasurement()
+            for index in 0..<100 {
+                try await service.create(Vehicle.self, options: .saveAndPersist) {
+                    $0.plate = sources[index].plate
+                    $0.make = sources[index].make
+                    $0.modelYear = sources[index].year
+                }
             }
+            benchmark.stopMeasurement()
+            remove(path)
         }
-        benchmark.stopMeasurement()
-        remove(path)
     }
 }
