@@ -74,7 +74,7 @@ extension PersistenceService {
         }
     }
 
-    /// Fetches matching records and waits. See ``fetch(_:)``.
+    /// Fetches matching records and waits. See ``fetch(_:)-(Query<R>)``.
     @available(*, noasync, message: "use the async fetch(_:)")
     public func fetchAndWait<R: Record>(_ query: Query<R> = Query<R>()) throws(StoreError) -> [R] {
         if context.backend.supportsBlockingAccess {
@@ -113,7 +113,7 @@ extension PersistenceService {
         return process(records)
     }
 
-    /// Counts matching records and waits. See ``count(_:)``.
+    /// Counts matching records and waits. See ``count(_:)-(Query<R>)``.
     @available(*, noasync, message: "use the async count(_:)")
     public func countAndWait<R: Record>(_ query: Query<R>) throws(StoreError) -> Int {
         if context.backend.supportsBlockingAccess {

@@ -103,7 +103,7 @@ extension PersistenceService {
         }
     }
 
-    /// Counts matching records. See ``count(_:)``.
+    /// Counts matching records. See ``count(_:)-(Query<R>)``.
     public func count<R: Record>(
         _ query: Query<R>,
         success: (@Sendable (Int) -> Void)?,
