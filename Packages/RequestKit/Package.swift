@@ -37,12 +37,15 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
-        // The system zlib, for gzip request bodies.
+        // The system zlib, for gzip request bodies and gzip and deflate answers.
         .systemLibrary(name: "CRequestKitZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // The system Brotli decoder, for `br` answers.
+        .systemLibrary(name: "CRequestKitBrotli", pkgConfig: "libbrotlidec", providers: [.apt(["libbrotli-dev"])]),
         .target(
             name: "RequestKit",
             dependencies: [
                 "CRequestKitZlib",
+                "CRequestKitBrotli",
                 .product(name: "ModelKit", package: "ModelKit"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

@@ -60,9 +60,14 @@ public struct Endpoint<Response: Sendable>: Sendable {
     }
 
     /// Returns a copy with a header field set.
-    public func header(_ name: HTTPField.Name, _ value: String) -> Endpoint {
+    ///
+    /// With `sensitive`, the field is treated like `Authorization`: redacted in logs and observers and dropped when a
+    /// redirect leaves the origin.
+    public func header(_ name: HTTPField.Name, _ value: String, sensitive: Bool = false) -> Endpoint {
         var copy = self
-        copy.headerFields[name] = value
+        var field = HTTPField(name: name, value: value)
+        if sensitive { field.indexingStrategy = .disallow }
+        copy.headerFields[fields: name] = [field]
         return copy
     }
 

@@ -15,10 +15,12 @@ enum Redaction {
         return secretFieldNames.contains(lowered) || secretFragments.contains { lowered.contains($0) }
     }
 
+    /// The fields with the values of secret ones replaced: the standard credentials, names that look like secrets,
+    /// and every field marked sensitive (indexing strategy `.disallow`).
     static func redact(_ fields: HTTPFields) -> HTTPFields {
         var redacted = HTTPFields()
         for field in fields {
-            if isSecret(field.name.canonicalName) {
+            if field.indexingStrategy == .disallow || isSecret(field.name.canonicalName) {
                 redacted.append(HTTPField(name: field.name, value: placeholder))
             } else {
                 redacted.append(field)

@@ -30,9 +30,14 @@ public struct RequestBuilder: Sendable {
     }
 
     /// Sets a header field, replacing earlier values.
-    public func header(_ name: HTTPField.Name, _ value: String) -> RequestBuilder {
+    ///
+    /// With `sensitive`, the field is treated like `Authorization`: redacted in logs and observers and dropped when a
+    /// redirect leaves the origin.
+    public func header(_ name: HTTPField.Name, _ value: String, sensitive: Bool = false) -> RequestBuilder {
         var copy = self
-        copy.descriptor.headerFields[name] = value
+        var field = HTTPField(name: name, value: value)
+        if sensitive { field.indexingStrategy = .disallow }
+        copy.descriptor.headerFields[fields: name] = [field]
         return copy
     }
 

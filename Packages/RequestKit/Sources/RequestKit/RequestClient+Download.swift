@@ -33,6 +33,9 @@ extension RequestClient {
     ) async throws(RequestKitError) -> DownloadResult {
         var descriptor = RequestDescriptor(method: .get, path: path)
         descriptor.query = parameters.formFields
+        // The bytes as the server keeps them: a range of a compressed answer would name other bytes than a range
+        // of the file. A server that compresses anyway is decoded as usual.
+        descriptor.headerFields[.acceptEncoding] = "identity"
         let partial = URL(fileURLWithPath: destination.path + ".partial")
         let validatorFile = URL(fileURLWithPath: destination.path + ".partial-validator")
         let existing = resume ? Self.fileSize(partial) : nil

@@ -39,6 +39,14 @@ public struct RequestClient: Sendable {
         public var makeJSONDecoder: (@Sendable () -> JSONDecoder)?
         /// Makes the JSON encoder for `Encodable` bodies; by default ModelKit's `ModelCoding.makeEncoder()`.
         public var makeJSONEncoder: @Sendable () -> JSONEncoder = { ModelCoding.makeEncoder() }
+        /// Compressed answers: asked for with `Accept-Encoding` and decoded as they stream in (the default), or
+        /// left alone.
+        public var decompression = ResponseDecompression.automatic
+        /// Header fields that carry secrets besides `Authorization`, `Proxy-Authorization` and `Cookie` (an API key
+        /// header, say). Fields with these names are redacted in logs and observers and dropped when a redirect
+        /// leaves the origin. A single field can be marked on its own with ``RequestBuilder/header(_:_:sensitive:)``
+        /// or by giving it the indexing strategy `.disallow`, which is how a field is marked sensitive here.
+        public var sensitiveHeaderNames: Set<HTTPField.Name> = []
 
         /// Creates the default configuration.
         public init() {}
@@ -50,6 +58,9 @@ public struct RequestClient: Sendable {
     public let configuration: Configuration
     private let chain: MiddlewareChain
     private let counter: RequestCounter
+    /// The configuration's header fields with the client's own defaults (`Accept-Encoding`) and the sensitive
+    /// ones marked, merged once here instead of for every request.
+    private let headerFields: HTTPFields
 
     /// Creates a client.
     public init(
@@ -59,15 +70,51 @@ public struct RequestClient: Sendable {
     ) {
         self.environment = environment
         self.configuration = configuration
-        self.chain = MiddlewareChain(middleware: configuration.middleware, transport: transport)
+        self.chain = MiddlewareChain(
+            middleware: configuration.middleware,
+            transport: transport,
+            decompression: configuration.decompression
+        )
         self.counter = RequestCounter()
+        var headerFields = configuration.headerFields
+        if configuration.decompression.isEnabled, headerFields[.acceptEncoding] == nil {
+            headerFields[.acceptEncoding] = ResponseDecompression.acceptEncoding
+        }
+        Self.markSensitive(&headerFields, configuration.sensitiveHeaderNames)
+        self.headerFields = headerFields
     }
 
     /// Sends a fully built request through the middleware chain and returns the response with its body unread.
     ///
-    /// This is the lowest level of the client: no environment, validation or decoding. Observers are not told.
+    /// This is the lowest level of the client: no validation or decoding, and observers are not told. The client
+    /// stays locked to its environment here too: a request whose URL is not on the current environment's origin
+    /// (scheme, host and port) is refused with ``RequestKitError/Code/invalidPath`` before any middleware sees it.
+    /// Compressed answers are decoded as in every other call.
     public func send(_ request: ClientRequest) async throws -> ClientResponse {
-        try await chain.send(request)
+        let environment = self.environment.currentEnvironment
+        guard environment.contains(request.url) else {
+            var error = RequestKitError.invalidPath(
+                request.url.absoluteString,
+                reason: "the client is locked to \(environment.name) and sends nowhere else"
+            )
+            error.operation = request.operation
+            error.url = request.url
+            throw error
+        }
+        var request = request
+        if configuration.decompression.isEnabled, request.headerFields[.acceptEncoding] == nil {
+            request.headerFields[.acceptEncoding] = ResponseDecompression.acceptEncoding
+        }
+        Self.markSensitive(&request.headerFields, configuration.sensitiveHeaderNames)
+        return try await chain.send(request, within: environment)
+    }
+
+    /// Marks the fields named in `names` as sensitive (indexing strategy `.disallow`).
+    static func markSensitive(_ fields: inout HTTPFields, _ names: Set<HTTPField.Name>) {
+        guard !names.isEmpty else { return }
+        for index in fields.indices where names.contains(fields[index].name) {
+            fields[index].indexingStrategy = .disallow
+        }
     }
 
     // MARK: - Running requests
@@ -98,13 +145,14 @@ public struct RequestClient: Sendable {
         } catch {
             throw error.adding(operation: operation, url: nil)
         }
-        var headerFields = configuration.headerFields
+        var headerFields = self.headerFields
         // Merging copies the client's fields; most requests have none of their own, so they share the storage.
         if !descriptor.headerFields.isEmpty {
             for field in descriptor.headerFields {
                 headerFields[fields: field.name] = []
             }
             headerFields.append(contentsOf: descriptor.headerFields)
+            Self.markSensitive(&headerFields, configuration.sensitiveHeaderNames)
         }
         let request = ClientRequest(
             method: descriptor.method,
@@ -157,7 +205,7 @@ public struct RequestClient: Sendable {
         let timeouts = request.timeouts
         let observers = configuration.observers
         if runsPlain(request) {
-            return try await runWithoutObservers(request, innermost: decorators, handle: handle)
+            return try await runWithoutObservers(request, innermost: decorators, within: environment, handle: handle)
         }
         // Request numbers are only needed by observers; skipping them keeps a shared atomic off the hot path of
         // concurrent requests.
@@ -178,7 +226,7 @@ public struct RequestClient: Sendable {
         let chain = self.chain
         do {
             let outcome = try await withLimits(overall: timeouts.overall, sentTo: environment) {
-                let response = try await chain.send(request, innermost: decorators)
+                let response = try await chain.send(request, innermost: decorators, within: environment)
                 status.withLock { $0 = response.status.code }
                 return try await handle(response)
             }
@@ -223,11 +271,12 @@ public struct RequestClient: Sendable {
     private func runWithoutObservers<Value: Sendable>(
         _ request: ClientRequest,
         innermost decorators: [any Middleware],
+        within environment: ServiceEnvironment,
         handle: @escaping @Sendable (ClientResponse) async throws -> Outcome<Value>
     ) async throws(RequestKitError) -> Value {
         let response: ClientResponse
         do {
-            response = try await chain.send(request, innermost: decorators)
+            response = try await chain.send(request, innermost: decorators, within: environment)
         } catch {
             throw RequestKitError.wrapping(error, operation: request.operation, url: request.url)
         }
@@ -262,7 +311,7 @@ public struct RequestClient: Sendable {
         let request = prepared.request
         let response: ClientResponse
         do {
-            response = try await chain.send(request, innermost: prepared.decorators)
+            response = try await chain.send(request, innermost: prepared.decorators, within: prepared.environment)
         } catch {
             throw RequestKitError.wrapping(error, operation: request.operation, url: request.url)
         }

@@ -26,6 +26,8 @@ public struct RequestKitError: Error, Sendable, CustomStringConvertible {
             case tooManyRedirects
             case offline
             case connectionRefused
+            case decompressionFailed
+            case tlsVerificationFailed
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -64,6 +66,11 @@ public struct RequestKitError: Error, Sendable, CustomStringConvertible {
         public static let offline = Code(.offline)
         /// Nothing accepts connections at the address (the server is not running); nothing was sent.
         public static let connectionRefused = Code(.connectionRefused)
+        /// A compressed response body is corrupt, truncated, or uses a content coding RequestKit does not decode.
+        public static let decompressionFailed = Code(.decompressionFailed)
+        /// The server's certificate failed TLS verification; nothing was sent on the connection. The underlying
+        /// error is a ``TLSVerificationError`` naming the check that failed.
+        public static let tlsVerificationFailed = Code(.tlsVerificationFailed)
 
         public var description: String { value.rawValue }
     }

@@ -19,6 +19,10 @@ public struct ServiceEnvironment: Sendable, Hashable, CustomStringConvertible {
     private let baseString: String
     /// URLs already resolved from paths: parsing a URL costs more than all the rest of building a request.
     private let resolved = ResolvedURLs()
+    /// The origin requests must stay on: lowercased scheme and host, and the port with the scheme's default.
+    private let originScheme: String
+    private let originHost: String
+    private let originPort: Int
 
     /// Creates an environment, normalising the base URL so that it ends in `/`.
     ///
@@ -48,6 +52,9 @@ public struct ServiceEnvironment: Sendable, Hashable, CustomStringConvertible {
         self.name = name
         self.baseURL = normalised
         self.baseString = normalised.absoluteString
+        self.originScheme = scheme
+        self.originHost = host.lowercased()
+        self.originPort = components.port ?? (scheme == "https" ? 443 : 80)
     }
 
     /// Creates an environment from a base URL string.
@@ -63,10 +70,15 @@ public struct ServiceEnvironment: Sendable, Hashable, CustomStringConvertible {
     /// Resolves a request path against the base URL.
     ///
     /// A path without a leading `/` appends to the base path; a leading `/` is treated the same way, so
-    /// `"/vehicles"` and `"vehicles"` name the same resource under a base path such as `/api/`. Absolute URLs are
-    /// refused: a request that names another host must say so explicitly rather than through a path.
+    /// `"/vehicles"` and `"vehicles"` name the same resource under a base path such as `/api/`. Anything that could
+    /// name another host is refused: absolute URLs (`https://other/x`), network-path references (`//other/x`),
+    /// a first segment with a colon (`other:8080/x`, `http:other/x`, which URL parsers read as a scheme) and
+    /// backslashes (which some parsers read as slashes). A request that names another host must say so explicitly,
+    /// through ``UnsafePublicClient``, rather than through a path. A first segment that really holds a colon is
+    /// written after `./`, as RFC 3986 asks: `"./items:batchGet"`.
     ///
-    /// - Throws: ``RequestKitError/Code/invalidPath`` when the path is absolute or does not form a valid URL.
+    /// - Throws: ``RequestKitError/Code/invalidPath`` when the path could leave the environment's origin or does
+    ///   not form a valid URL.
     public func url(for path: String) throws(RequestKitError) -> URL {
         // The checks scan UTF-8 bytes: `String.contains(_:)` with a string argument goes through `NSString` on
         // Linux, which showed up in profiles of every request.
@@ -74,9 +86,21 @@ public struct ServiceEnvironment: Sendable, Hashable, CustomStringConvertible {
         if Self.containsSchemeSeparator(bytes) {
             throw .invalidPath(path, reason: "an absolute URL is not a path")
         }
+        if bytes.starts(with: "//".utf8) {
+            throw .invalidPath(path, reason: "a path starting with // names a host")
+        }
         var start = bytes.startIndex
-        while start != bytes.endIndex, bytes[start] == UInt8(ascii: "/") {
+        if start != bytes.endIndex, bytes[start] == UInt8(ascii: "/") {
             start = bytes.index(after: start)
+        }
+        for byte in bytes[start...] {
+            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
+            if byte == UInt8(ascii: ":") {
+                throw .invalidPath(path, reason: "a colon in the first segment would be read as a scheme")
+            }
+        }
+        if bytes.contains(UInt8(ascii: "\\")) {
+            throw .invalidPath(path, reason: "a backslash is not a path separator")
         }
         // `start` follows only ASCII slashes, so it is a character boundary.
         let relative = path[start...]
@@ -92,7 +116,20 @@ public struct ServiceEnvironment: Sendable, Hashable, CustomStringConvertible {
         guard let url = URL(string: String(relative), relativeTo: baseURL)?.absoluteURL else {
             throw .invalidPath(path, reason: "it does not form a valid URL")
         }
+        guard contains(url) else {
+            throw .invalidPath(path, reason: "it resolves outside the environment's origin")
+        }
         return url
+    }
+
+    /// Whether `url` is on this environment's origin: the same scheme, host and port.
+    ///
+    /// The client sends nothing that fails this check, whatever path, middleware or decorator produced the URL.
+    public func contains(_ url: URL) -> Bool {
+        guard let scheme = url.scheme, scheme.lowercased() == originScheme,
+            let host = url.host, host.lowercased() == originHost
+        else { return false }
+        return (url.port ?? (originScheme == "https" ? 443 : 80)) == originPort
     }
 
     public var description: String { "\(name) (\(baseURL.absoluteString))" }

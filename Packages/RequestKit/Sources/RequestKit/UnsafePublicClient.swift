@@ -6,14 +6,14 @@ public import HTTPTypes
 /// ``RequestClient`` is the secure client: locked to its environment's host (paths only, absolute URLs are
 /// refused), carrying credentials through its middleware, and pinned through its transport. Public content on other
 /// hosts (a CDN image, a map tile) goes through this client instead. It runs no credential middleware and removes
-/// `Authorization`, `Proxy-Authorization` and `Cookie` from every request, so a token can never leak to a host it
-/// was not meant for. Give it its own transport when the secure one is pinned to other hosts.
+/// `Authorization`, `Proxy-Authorization`, `Cookie` and every header field marked sensitive from every request, so
+/// a token can never leak to a host it was not meant for. Give it its own transport when the secure one is pinned to other hosts.
 public struct UnsafePublicClient: Sendable {
     private let transport: any Transport
     private let configuration: RequestClient.Configuration
 
-    /// Creates a public client. Only `observers`, `decoders`, `timeouts` and `maximumBodySize` of `configuration`
-    /// are used; middleware and default header fields are dropped.
+    /// Creates a public client. Only `observers`, `decoders`, `timeouts`, `maximumBodySize` and `decompression` of
+    /// `configuration` are used; middleware and default header fields are dropped.
     public init(transport: any Transport, configuration: RequestClient.Configuration = RequestClient.Configuration()) {
         var settings = RequestClient.Configuration()
         settings.observers = configuration.observers
@@ -21,6 +21,7 @@ public struct UnsafePublicClient: Sendable {
         settings.timeouts = configuration.timeouts
         settings.maximumBodySize = configuration.maximumBodySize
         settings.makeJSONDecoder = configuration.makeJSONDecoder
+        settings.decompression = configuration.decompression
         settings.middleware = [RequestDecorator { request in Self.stripCredentials(&request) }]
         self.transport = transport
         self.configuration = settings
@@ -83,5 +84,8 @@ public struct UnsafePublicClient: Sendable {
         request.headerFields[.authorization] = nil
         request.headerFields[.proxyAuthorization] = nil
         request.headerFields[.cookie] = nil
+        if request.headerFields.contains(where: { $0.indexingStrategy == .disallow }) {
+            request.headerFields = HTTPFields(request.headerFields.filter { $0.indexingStrategy != .disallow })
+        }
     }
 }

@@ -23,7 +23,11 @@ public final class AsyncHTTPClientTransport: Transport {
         /// The per-attempt deadline (until the response head) when a request sets none.
         public var requestTimeout: Duration = .seconds(60)
         /// The most redirects followed; `0` follows none and returns the redirect response.
-        /// Cross-origin redirects drop `Authorization`, `Proxy-Authorization` and `Cookie`.
+        ///
+        /// A redirect that leaves the request's origin (scheme, host and port) drops `Authorization`,
+        /// `Proxy-Authorization`, `Cookie` and every header field marked sensitive (see
+        /// ``RequestKit/RequestClient/Configuration/sensitiveHeaderNames``). `303`, and `301`/`302` after a `POST`,
+        /// continue as a `GET` without the body; `307` and `308` replay the method and body.
         public var maximumRedirects = 5
         /// TLS settings (trust roots, minimum version); `nil` uses the system trust store.
         public var tls: TLSConfiguration?
@@ -31,10 +35,11 @@ public final class AsyncHTTPClientTransport: Transport {
         public var pinning = PinningPolicy()
         /// Connections kept per host.
         public var maximumConnectionsPerHost = 8
-        /// Whether a failed connection attempt is retried until ``connectTimeout`` runs out (AsyncHTTPClient's
-        /// default, good for servers that restart). Set it to `false` to fail at once with
+        /// Whether a refused connection is tried again, with a growing wait, until ``connectTimeout`` runs out
+        /// (good for servers that restart). Set it to `false` to fail at once with
         /// ``RequestKit/RequestKitError/Code/connectionRefused`` when nothing listens, as a command-line client of a
-        /// local daemon wants. Pinned transports never retry.
+        /// local daemon wants. Pinned transports never retry. A certificate that fails verification is never
+        /// retried: it fails at once with ``RequestKit/RequestKitError/Code/tlsVerificationFailed``.
         public var retriesConnectionEstablishment = true
 
         /// Creates the default configuration.
@@ -44,7 +49,11 @@ public final class AsyncHTTPClientTransport: Transport {
     private let client: HTTPClient
     private let logger: Logger?
     private let requestTimeout: TimeAmount
+    private let connectTimeout: TimeAmount
     private let pinning: PinningPolicy
+    private let maximumRedirects: Int
+    private let retriesConnectionEstablishment: Bool
+    private let tls: TLSConfiguration?
 
     /// Creates a transport with its own `HTTPClient`. Call ``shutdown()`` when done.
     public init(configuration: Configuration = Configuration(), logger: Logger? = nil) {
@@ -53,16 +62,17 @@ public final class AsyncHTTPClientTransport: Transport {
             connect: TimeAmount(configuration.connectTimeout),
             read: configuration.readTimeout.map(TimeAmount.init)
         )
-        settings.redirectConfiguration =
-            configuration.maximumRedirects > 0
-            ? .follow(max: configuration.maximumRedirects, allowCycles: false) : .disallow
+        // Redirects are followed here, not by AsyncHTTPClient, so that every header marked sensitive is dropped
+        // when a redirect leaves the origin, and so that the attempt's deadline covers every hop.
+        settings.redirectConfiguration = .disallow
         settings.tlsConfiguration = configuration.tls
         settings.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = configuration.maximumConnectionsPerHost
+        // Responses are decoded by the client (`ResponseDecompression`), above any transport.
         settings.decompression = .disabled
-        settings.connectionPool.retryConnectionEstablishment = configuration.retriesConnectionEstablishment
+        // AsyncHTTPClient would retry every failed connection until the connect timeout, a certificate that fails
+        // verification included (ten seconds for a certain failure). Only refused connections are retried, here.
+        settings.connectionPool.retryConnectionEstablishment = false
         if !configuration.pinning.isEmpty {
-            // A failed pin is final: retrying the connection would only hit the same certificate again.
-            settings.connectionPool.retryConnectionEstablishment = false
             let verifier = PinVerifier(policy: configuration.pinning)
             settings.http1_1ConnectionDebugInitializer = { channel in verifier.verify(channel) }
             settings.http2ConnectionDebugInitializer = { channel in verifier.verify(channel) }
@@ -78,7 +88,13 @@ public final class AsyncHTTPClientTransport: Transport {
         }
         self.logger = logger
         self.requestTimeout = TimeAmount(configuration.requestTimeout)
+        self.connectTimeout = TimeAmount(configuration.connectTimeout)
         self.pinning = configuration.pinning
+        self.maximumRedirects = configuration.maximumRedirects
+        // A failed pin is final: retrying the connection would only hit the same certificate again.
+        self.retriesConnectionEstablishment =
+            configuration.retriesConnectionEstablishment && configuration.pinning.isEmpty
+        self.tls = configuration.tls
     }
 
     /// Creates a transport, runs `body` with it, and shuts it down.
@@ -116,6 +132,86 @@ public final class AsyncHTTPClientTransport: Transport {
                 url: request.url
             )
         }
+        // A per-attempt timeout runs from here to the last byte of the body, across redirects; without one, the
+        // transport's request timeout bounds the wait for the response head only.
+        let headDeadline = NIODeadline.now() + (request.timeouts.perAttempt.map(TimeAmount.init) ?? requestTimeout)
+        let bodyDeadline = request.timeouts.perAttempt.map { ContinuousClock.now + $0 }
+        var hop = request
+        var visited: Set<String> = [request.url.absoluteString]
+        while true {
+            let response = try await execute(hop, deadline: headDeadline)
+            guard maximumRedirects > 0,
+                let redirect = Redirect(status: Int(response.status.code), headers: response.headers, from: hop)
+            else {
+                return wrap(response, of: hop, requested: request, bodyDeadline: bodyDeadline)
+            }
+            guard visited.count <= maximumRedirects else {
+                throw RequestKitError(
+                    code: .tooManyRedirects,
+                    subject: request.url.absoluteString,
+                    reason: "the redirect limit of \(maximumRedirects) was reached",
+                    operation: request.operation,
+                    url: request.url
+                )
+            }
+            guard visited.insert(redirect.target.absoluteString).inserted else {
+                throw RequestKitError(
+                    code: .tooManyRedirects,
+                    subject: request.url.absoluteString,
+                    reason: "the redirects form a cycle at \(redirect.target.absoluteString)",
+                    operation: request.operation,
+                    url: request.url
+                )
+            }
+            // The redirect's own body is dropped unread, which ends its transfer.
+            hop = redirect.follow(hop)
+        }
+    }
+
+    /// Sends one hop, retrying a refused connection until the connect timeout runs out when configured to.
+    private func execute(_ request: ClientRequest, deadline: NIODeadline) async throws -> HTTPClientResponse {
+        let outgoing = Self.makeRequest(request)
+        let connectDeadline = NIODeadline.now() + connectTimeout
+        var failures = 0
+        while true {
+            do {
+                return try await client.execute(outgoing, deadline: deadline, logger: logger)
+            } catch {
+                if retriesConnectionEstablishment, Self.isConnectionRefused(error) {
+                    // Nothing was sent, so any method may go again; the wait grows as AsyncHTTPClient's own does.
+                    failures += 1
+                    let backoff = TimeAmount.milliseconds(Int64(min(100 * pow(1.25, Double(failures - 1)), 1_000)))
+                    let resume = NIODeadline.now() + backoff
+                    if resume < connectDeadline, resume < deadline {
+                        do {
+                            try await Task.sleep(for: .nanoseconds(backoff.nanoseconds))
+                        } catch {
+                            throw Self.map(error, url: request.url, operation: request.operation)
+                        }
+                        continue
+                    }
+                }
+                if let failure = await TLSDiagnosis.failure(
+                    from: error,
+                    url: request.url,
+                    tls: tls,
+                    timeout: connectTimeout
+                ) {
+                    throw RequestKitError(
+                        code: .tlsVerificationFailed,
+                        subject: request.url.absoluteString,
+                        reason: "the server's certificate failed verification (\(failure.check))",
+                        operation: request.operation,
+                        url: request.url,
+                        underlying: failure
+                    )
+                }
+                throw Self.map(error, url: request.url, operation: request.operation)
+            }
+        }
+    }
+
+    private static func makeRequest(_ request: ClientRequest) -> HTTPClientRequest {
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
         if !request.headerFields.isEmpty {
@@ -134,13 +230,16 @@ public final class AsyncHTTPClientTransport: Transport {
                 outgoing.body = .stream(chunks, length: body.length.map { .known($0) } ?? .unknown)
             }
         }
-        let timeout = request.timeouts.perAttempt.map(TimeAmount.init) ?? requestTimeout
-        let response: HTTPClientResponse
-        do {
-            response = try await client.execute(outgoing, timeout: timeout, logger: logger)
-        } catch {
-            throw Self.map(error, url: request.url, operation: request.operation)
-        }
+        return outgoing
+    }
+
+    /// The response of the last hop as a ``ClientResponse``, its body bounded by the attempt's deadline.
+    private func wrap(
+        _ response: HTTPClientResponse,
+        of hop: ClientRequest,
+        requested request: ClientRequest,
+        bodyDeadline: ContinuousClock.Instant?
+    ) -> ClientResponse {
         var fields = HTTPFields()
         fields.reserveCapacity(response.headers.count)
         for header in response.headers {
@@ -148,20 +247,22 @@ public final class AsyncHTTPClientTransport: Transport {
                 fields.append(HTTPField(name: name, value: header.value))
             }
         }
-        // The history holds one entry per hop; only a redirect makes the final URL differ from the request's.
-        let url =
-            response.history.count > 1
-            ? response.history.last.flatMap { URL(string: $0.request.url) } ?? request.url : request.url
         // The body closures capture only the body and what errors name, not the whole request and response.
         let body = response.body
         let requestURL = request.url
         let operation = request.operation
+        let chunks = MappedBody(base: body, url: requestURL, operation: operation, deadline: bodyDeadline)
         return ClientResponse(
             status: HTTPResponse.Status(code: Int(response.status.code)),
             headerFields: fields,
-            body: ResponseBody(MappedBody(base: body, url: requestURL, operation: operation)) { limit in
+            body: ResponseBody(chunks) { limit in
                 do {
-                    return Data(try await body.collect(upTo: limit).readableBytesView)
+                    guard let bodyDeadline else {
+                        return Data(try await body.collect(upTo: limit).readableBytesView)
+                    }
+                    return try await MappedBody.racing(bodyDeadline, url: requestURL, operation: operation) {
+                        Data(try await body.collect(upTo: limit).readableBytesView)
+                    }
                 } catch is NIOTooManyBytesError {
                     throw RequestKitError(
                         code: .bodyTooLarge,
@@ -174,7 +275,7 @@ public final class AsyncHTTPClientTransport: Transport {
                     throw Self.map(error, url: requestURL, operation: operation)
                 }
             },
-            url: url
+            url: hop.url
         )
     }
 
@@ -221,30 +322,81 @@ public final class AsyncHTTPClientTransport: Transport {
     }
 }
 
-/// Response body chunks as `Data`, with transport errors mapped to `RequestKitError`.
+/// Response body chunks as `Data`, with transport errors mapped to `RequestKitError`, and each chunk awaited no
+/// later than the attempt's deadline when it has one.
 private struct MappedBody: AsyncSequence, Sendable {
     typealias Element = Data
     let base: HTTPClientResponse.Body
     let url: URL
     let operation: String
+    let deadline: ContinuousClock.Instant?
 
     struct AsyncIterator: AsyncIteratorProtocol {
-        var base: HTTPClientResponse.Body.AsyncIterator
+        let base: IteratorBox
         let url: URL
         let operation: String
+        let deadline: ContinuousClock.Instant?
 
         mutating func next() async throws -> Data? {
             do {
-                guard let buffer = try await base.next() else { return nil }
-                return Data(buffer.readableBytesView)
+                guard let deadline else { return try await base.next() }
+                let base = self.base
+                return try await MappedBody.racing(deadline, url: url, operation: operation) {
+                    try await base.next()
+                }
             } catch {
                 throw AsyncHTTPClientTransport.map(error, url: url, operation: operation)
             }
         }
     }
 
+    /// The body's iterator in a box, so that a child task can wait for its next chunk.
+    ///
+    /// `@unchecked Sendable` is safe: the box is used by one `next()` at a time (an iterator is never iterated
+    /// concurrently), and a child task that waits for it is awaited before `next()` returns.
+    final class IteratorBox: @unchecked Sendable {
+        private var base: HTTPClientResponse.Body.AsyncIterator
+
+        init(_ base: HTTPClientResponse.Body.AsyncIterator) {
+            self.base = base
+        }
+
+        func next() async throws -> Data? {
+            guard let buffer = try await base.next() else { return nil }
+            return Data(buffer.readableBytesView)
+        }
+    }
+
     func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: base.makeAsyncIterator(), url: url, operation: operation)
+        AsyncIterator(base: IteratorBox(base.makeAsyncIterator()), url: url, operation: operation, deadline: deadline)
+    }
+
+    /// Runs `operation`, or fails with ``RequestKit/RequestKitError/Code/timedOut`` at `deadline`, cancelling it
+    /// (which ends the transfer).
+    static func racing<Value: Sendable>(
+        _ deadline: ContinuousClock.Instant,
+        url: URL,
+        operation name: String,
+        _ operation: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        try await withThrowingTaskGroup(of: Value?.self) { group in
+            group.addTask { try await operation() }
+            group.addTask {
+                try await Task.sleep(until: deadline, clock: .continuous)
+                throw RequestKitError(
+                    code: .timedOut,
+                    subject: url.absoluteString,
+                    reason: "the body did not arrive within the attempt's timeout",
+                    operation: name,
+                    url: url
+                )
+            }
+            defer { group.cancelAll() }
+            while let next = try await group.next() {
+                if let value = next { return value }
+            }
+            throw CancellationError()
+        }
     }
 }
 

@@ -18,20 +18,42 @@ public struct TestCertificateAuthority: Sendable {
 
     /// Makes a new authority and server certificate.
     ///
+    /// - Parameters:
+    ///   - serverNames: the host names and IP addresses the server certificate is valid for.
+    ///   - expired: whether the server certificate's validity ended in 2020, to test a refused certificate.
     /// - Throws: when `openssl` is missing or fails.
-    public init() throws {
+    public init(serverNames: [String] = ["localhost", "127.0.0.1"], expired: Bool = false) throws {
         let directory = FileManager.default.temporaryDirectory
             .appending(path: "requestkit-ca-\(UUID().uuidString)", directoryHint: .isDirectory)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let alternativeNames = serverNames.map { name in
+            name.allSatisfy { $0.isNumber || $0 == "." } || name.contains(":") ? "IP:\(name)" : "DNS:\(name)"
+        }
+        .joined(separator: ",")
+        // `openssl ca` can date a certificate in the past; `openssl x509 -req` cannot.
+        let signing =
+            expired
+            ? """
+            printf '[ca]\\ndefault_ca=d\\n[d]\\ndatabase=index.txt\\nnew_certs_dir=.\\nserial=serial\\n' > ca.cnf
+            printf 'default_md=sha256\\npolicy=p\\n[p]\\ncommonName=supplied\\n' >> ca.cnf
+            touch index.txt
+            echo 01 > serial
+            openssl ca -batch -config ca.cnf -cert ca.pem -keyfile ca.key -in server.csr -out server.pem -notext \
+                -startdate 20200101000000Z -enddate 20200102000000Z -extfile ext.cnf 2>/dev/null
+            """
+            : """
+            openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 2 \
+                -extfile ext.cnf 2>/dev/null
+            """
         let script = """
             set -e
             cd "$1"
             curve="-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes"
             openssl req -x509 $curve -keyout ca.key -out ca.pem -days 2 -subj "/CN=RequestKit Test CA" 2>/dev/null
             openssl req $curve -keyout server.key -out server.csr -subj "/CN=localhost" 2>/dev/null
-            printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\\nbasicConstraints=CA:FALSE\\nextendedKeyUsage=serverAuth\\n' > ext.cnf
-            openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 2 \
-                -extfile ext.cnf 2>/dev/null
+            printf 'subjectAltName=\(alternativeNames)\\nbasicConstraints=CA:FALSE\\nextendedKeyUsage=serverAuth\\n' \
+                > ext.cnf
+            \(signing)
             openssl req $curve -keyout other.key -out other.csr -subj "/CN=other" 2>/dev/null
             openssl x509 -in server.pem -outform DER | openssl dgst -sha256 -binary > server.cert.sha256
             openssl x509 -in server.pem -pubkey -noout | openssl pkey -pubin -outform DER \

@@ -1,0 +1,58 @@
+/// Why a server's certificate failed TLS verification: the underlying error of
+/// ``RequestKitError/Code/tlsVerificationFailed``.
+///
+/// ```swift
+/// do {
+///     _ = try await client.get("vehicles")
+/// } catch where error.code == .tlsVerificationFailed {
+///     let failure = error.underlying as? TLSVerificationError
+///     print(failure?.check ?? "unknown")   // for example "expired"
+/// }
+/// ```
+public struct TLSVerificationError: Error, Sendable, CustomStringConvertible {
+    /// The verification step that failed.
+    public struct Check: Sendable, Hashable, CustomStringConvertible {
+        private enum Value: String, Sendable, Hashable {
+            case untrustedIssuer
+            case expired
+            case notYetValid
+            case hostnameMismatch
+            case other
+        }
+        private let value: Value
+        private init(_ value: Value) { self.value = value }
+
+        /// The certificate chain does not lead to a trusted root: an unknown or private certificate authority, or
+        /// a self-signed certificate.
+        public static let untrustedIssuer = Check(.untrustedIssuer)
+        /// The server's certificate is past its end date.
+        public static let expired = Check(.expired)
+        /// The server's certificate is not valid yet.
+        public static let notYetValid = Check(.notYetValid)
+        /// The certificate is valid, but not for the host name (or address) the request was sent to.
+        public static let hostnameMismatch = Check(.hostnameMismatch)
+        /// The chain failed verification for another reason (for example an unsuitable key usage or a broken
+        /// signature); ``TLSVerificationError/detail`` has the TLS library's words.
+        public static let other = Check(.other)
+
+        public var description: String { value.rawValue }
+    }
+
+    /// The check that failed.
+    public let check: Check
+    /// The host the client connected to.
+    public let host: String
+    /// What the TLS library reported.
+    public let detail: String
+
+    /// Creates an error.
+    public init(check: Check, host: String, detail: String) {
+        self.check = check
+        self.host = host
+        self.detail = detail
+    }
+
+    public var description: String {
+        "TLS verification of \(host) failed (\(check)): \(detail)"
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import HTTPTypes
+import RequestKit
+import RequestKitAsyncHTTPClient
+import RequestKitTesting
+import Testing
+
+/// `Timeouts.perAttempt` and `Timeouts.overall` run to the last byte of the body on every path, not only to the
+/// response head: a server that stalls mid-body fails the call when they run out, long before the transport's read
+/// timeout.
+struct BodyTimeoutTests {
+    private static let stall: TestServer.Handler = { _ in
+        TestResponse(
+            status: 200,
+            headers: [("Content-Type", "application/json")],
+            body: .stall(prefix: Data("[{\"plate\":".utf8), declaredLength: 10_000)
+        )
+    }
+
+    struct Vehicle: Decodable, Sendable {
+        var plate: String
+    }
+
+    enum Path: String, CaseIterable, Sendable {
+        case oneCall, builder, endpoint, download, collect
+    }
+
+    /// A transport whose own read timeout is far longer than the test waits.
+    private static var patientTransport: AsyncHTTPClientTransport.Configuration {
+        var configuration = AsyncHTTPClientTransport.Configuration()
+        configuration.readTimeout = .seconds(60)
+        return configuration
+    }
+
+    private static func run(_ path: Path, _ client: RequestClient, _ timeouts: Timeouts) async throws {
+        switch path {
+        case .oneCall:
+            // One-call requests take the client's timeouts.
+            _ = try await client.get("vehicles", as: [Vehicle].self)
+        case .builder:
+            _ = try await client.makeRequest(.get, "vehicles").timeouts(timeouts).submit()
+        case .endpoint:
+            _ = try await client.send(Endpoint(.get, "vehicles", as: [Vehicle].self).timeouts(timeouts))
+        case .download:
+            // Downloads take the client's timeouts.
+            let folder = FileManager.default.temporaryDirectory.appending(path: "rk-timeout-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            _ = try await client.download("vehicles", to: folder.appending(path: "v.json"))
+        case .collect:
+            let response = try await client.send(
+                ClientRequest(
+                    method: .get,
+                    url: client.environment.currentEnvironment.baseURL.appending(path: "vehicles"),
+                    timeouts: timeouts
+                )
+            )
+            _ = try await response.body.collect(upTo: 1 << 20)
+        }
+    }
+
+    @Test(arguments: Path.allCases)
+    func thePerAttemptTimeoutCoversTheBody(path: Path) async throws {
+        var configuration = RequestClient.Configuration()
+        configuration.timeouts = Timeouts(perAttempt: .milliseconds(400))
+        try await withClient(
+            configuration: configuration,
+            transportConfiguration: Self.patientTransport,
+            handler: Self.stall
+        ) { client, _ in
+            let start = ContinuousClock.now
+            await #expect {
+                try await Self.run(path, client, Timeouts(perAttempt: .milliseconds(400)))
+            } throws: { error in
+                (error as? RequestKitError)?.code == .timedOut
+            }
+            #expect(ContinuousClock.now - start < .seconds(10))
+        }
+    }
+
+    @Test(arguments: [Path.oneCall, .builder, .endpoint, .download])
+    func theOverallTimeoutCoversTheBody(path: Path) async throws {
+        var configuration = RequestClient.Configuration()
+        configuration.timeouts = Timeouts(overall: .milliseconds(400))
+        try await withClient(
+            configuration: configuration,
+            transportConfiguration: Self.patientTransport,
+            handler: Self.stall
+        ) { client, _ in
+            let start = ContinuousClock.now
+            await #expect {
+                try await Self.run(path, client, Timeouts(overall: .milliseconds(400)))
+            } throws: { error in
+                (error as? RequestKitError)?.code == .timedOut
+            }
+            #expect(ContinuousClock.now - start < .seconds(10))
+        }
+    }
+
+    @Test func aBodyThatKeepsComingWithinTheTimeoutIsNotCutShort() async throws {
+        let body = Data(repeating: 7, count: 4 << 20)
+        try await withClient(handler: { _ in TestResponse(status: 200, body: .data(body)) }) { client, _ in
+            let response = try await client.makeRequest(.get, "big")
+                .timeouts(Timeouts(perAttempt: .seconds(30)))
+                .submit()
+            guard case .data(let bytes) = response.value else {
+                Issue.record("expected bytes")
+                return
+            }
+            #expect(bytes == body)
+        }
+    }
+}
