@@ -3,9 +3,10 @@ import ModelKit
 
 /// Decodes response bodies by media type into ``ResponseContent``.
 ///
-/// The standard registry decodes `application/json` and every `+json` type to ``ResponseContent/json(_:)``,
-/// `text/*` to ``ResponseContent/text(_:)``, `application/x-www-form-urlencoded` to ``ResponseContent/form(_:)``,
-/// and everything else, `application/octet-stream` included, to ``ResponseContent/data(_:)``. Register handlers
+/// The standard registry decodes `application/json` and every `+json` type to ``ResponseContent/json(_:)``;
+/// `text/*`, `application/xml` and every `+xml` type, `application/javascript`, YAML, TOML, GraphQL, SQL and
+/// newline-delimited JSON to ``ResponseContent/text(_:)``; `application/x-www-form-urlencoded` to
+/// ``ResponseContent/form(_:)``; and everything else, `application/octet-stream` included, to ``ResponseContent/data(_:)``. Register handlers
 /// for your own types; the most recently registered matching handler wins, and exact types beat wildcards.
 ///
 /// ```swift
@@ -43,11 +44,24 @@ public struct DecoderRegistry: Sendable {
         registry.register("application/x-www-form-urlencoded") { data, contentType in
             .form(FormField.decode(try Self.text(from: data, contentType: contentType)))
         }
+        for textual in Self.textualApplicationTypes {
+            registry.register(textual) { data, contentType in
+                .text(try Self.text(from: data, contentType: contentType))
+            }
+        }
         registry.register("application/json") { data, _ in
             .json(try JSONValue(parsing: data))
         }
         return registry
     }
+
+    /// Types outside `text/*` that are text: XML (and through it every `+xml` type, such as `image/svg+xml`),
+    /// scripts, YAML, TOML, GraphQL, SQL and event streams.
+    static let textualApplicationTypes = [
+        "application/xml", "application/javascript", "application/ecmascript", "application/x-javascript",
+        "application/yaml", "application/x-yaml", "application/toml", "application/graphql", "application/sql",
+        "application/x-ndjson", "application/jsonl",
+    ]
 
     private init() {}
 

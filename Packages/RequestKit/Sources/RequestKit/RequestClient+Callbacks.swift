@@ -1,21 +1,24 @@
 public import Dispatch
 public import HTTPTypes
 
+// The callback forms of the one-call API: one for each async call, with the same parameters, then the completion
+// queue and the callbacks. Each returns a token that cancels the request.
 extension RequestClient {
     /// Starts a request and calls `success` or `failure` on `completionQueue`, returning a token to cancel it.
     ///
-    /// The callback style of the one-call API. The body is decoded by media type.
+    /// The callback style of ``request(_:_:parameters:encoding:headerFields:)``. The body is decoded by media type.
     @discardableResult
     public func request(
         _ method: HTTPRequest.Method,
         _ path: String,
         parameters: Parameters = [:],
         encoding: BodyEncoding = .json,
+        headerFields: HTTPFields = [:],
         completionQueue: DispatchQueue = .global(),
         success: @escaping @Sendable (DecodedResponse<ResponseContent>) -> Void,
         failure: @escaping @Sendable (RequestKitError) -> Void
     ) -> CancellableToken {
-        let descriptor = Self.describe(method, path, parameters, encoding, [:])
+        let descriptor = Self.describe(method, path, parameters, encoding, headerFields)
         return start(completionQueue: completionQueue, success: success, failure: failure) {
             try await perform(descriptor, decoding: .content)
         }
@@ -28,18 +31,19 @@ extension RequestClient {
         _ path: String,
         parameters: Parameters = [:],
         encoding: BodyEncoding = .json,
+        headerFields: HTTPFields = [:],
         as type: Model.Type,
         completionQueue: DispatchQueue = .global(),
         success: @escaping @Sendable (DecodedResponse<Model>) -> Void,
         failure: @escaping @Sendable (RequestKitError) -> Void
     ) -> CancellableToken {
-        let descriptor = Self.describe(method, path, parameters, encoding, [:])
+        let descriptor = Self.describe(method, path, parameters, encoding, headerFields)
         return start(completionQueue: completionQueue, success: success, failure: failure) {
             try await perform(descriptor, decoding: .model(type))
         }
     }
 
-    /// `GET` with callbacks on `completionQueue`.
+    /// `GET` with query parameters, decoded by media type, with callbacks on `completionQueue`.
     @discardableResult
     public func get(
         _ path: String,
@@ -58,7 +62,23 @@ extension RequestClient {
         )
     }
 
-    /// `POST` with callbacks on `completionQueue`.
+    /// `GET` with query parameters, decoded into a model, with callbacks on `completionQueue`.
+    @discardableResult
+    public func get<Model: Decodable & Sendable>(
+        _ path: String,
+        parameters: Parameters = [:],
+        as type: Model.Type,
+        completionQueue: DispatchQueue = .global(),
+        success: @escaping @Sendable (Model) -> Void,
+        failure: @escaping @Sendable (RequestKitError) -> Void
+    ) -> CancellableToken {
+        let descriptor = Self.describe(.get, path, parameters, .json, [:])
+        return start(completionQueue: completionQueue, success: success, failure: failure) {
+            try await perform(descriptor, decoding: .model(type)).value
+        }
+    }
+
+    /// `POST` with body parameters, decoded by media type, with callbacks on `completionQueue`.
     @discardableResult
     public func post(
         _ path: String,
@@ -77,6 +97,151 @@ extension RequestClient {
             success: success,
             failure: failure
         )
+    }
+
+    /// `POST` with body parameters, decoded into a model, with callbacks on `completionQueue`.
+    @discardableResult
+    public func post<Model: Decodable & Sendable>(
+        _ path: String,
+        parameters: Parameters = [:],
+        encoding: BodyEncoding = .json,
+        as type: Model.Type,
+        completionQueue: DispatchQueue = .global(),
+        success: @escaping @Sendable (Model) -> Void,
+        failure: @escaping @Sendable (RequestKitError) -> Void
+    ) -> CancellableToken {
+        let descriptor = Self.describe(.post, path, parameters, encoding, [:])
+        return start(completionQueue: completionQueue, success: success, failure: failure) {
+            try await perform(descriptor, decoding: .model(type)).value
+        }
+    }
+
+    /// `PUT` with body parameters, decoded by media type, with callbacks on `completionQueue`.
+    @discardableResult
+    public func put(
+        _ path: String,
+        parameters: Parameters = [:],
+        encoding: BodyEncoding = .json,
+        completionQueue: DispatchQueue = .global(),
+        success: @escaping @Sendable (DecodedResponse<ResponseContent>) -> Void,
+        failure: @escaping @Sendable (RequestKitError) -> Void
+    ) -> CancellableToken {
+        request(
+            .put,
+            path,
+            parameters: parameters,
+            encoding: encoding,
+            completionQueue: completionQueue,
+            success: success,
+            failure: failure
+        )
+    }
+
+    /// `PUT` with body parameters, decoded into a model, with callbacks on `completionQueue`.
+    @discardableResult
+    public func put<Model: Decodable & Sendable>(
+        _ path: String,
+        parameters: Parameters = [:],
+        encoding: BodyEncoding = .json,
+        as type: Model.Type,
+        completionQueue: DispatchQueue = .global(),
+        success: @escaping @Sendable (Model) -> Void,
+        failure: @escaping @Sendable (RequestKitError) -> Void
+    ) -> CancellableToken {
+        let descriptor = Self.describe(.put, path, parameters, encoding, [:])
+        return start(completionQueue: completionQueue, success: success, failure: failure) {
+            try await perform(descriptor, decoding: .model(type)).value
+        }
+    }
+
+    /// `PATCH` with body parameters, decoded by media type, with callbacks on `completionQueue`.
+    @discardableResult
+    public func patch(
+        _ path: String,
+        parameters: Parameters = [:],
+        encoding: BodyEncoding = .json,
+        completionQueue: DispatchQueue = .global(),
+        success: @escaping @Sendable (DecodedResponse<ResponseContent>) -> Void,
+        failure: @escaping @Sendable (RequestKitError) -> Void
+    ) -> CancellableToken {
+        request(
+            .patch,
+            path,
+            parameters: parameters,
+            encoding: encoding,
+            completionQueue: completionQueue,
+            success: success,
+            failure: failure
+        )
+    }
+
+    /// `PATCH` with body parameters, decoded into a model, with callbacks on `completionQueue`.
+    @discardableResult
+    public func patch<Model: Decodable & Sendable>(
+        _ path: String,
+        parameters: Parameters = [:],
+        encoding: BodyEncoding = .json,
+        as type: Model.Type,
+        completionQueue: DispatchQueue = .global(),
+        success: @escaping @Sendable (Model) -> Void,
+        failure: @escaping @Sendable (RequestKitError) -> Void
+    ) -> CancellableToken {
+        let descriptor = Self.describe(.patch, path, parameters, encoding, [:])
+        return start(completionQueue: completionQueue, success: success, failure: failure) {
+            try await perform(descriptor, decoding: .model(type)).value
+        }
+    }
+
+    /// `DELETE` with query parameters, decoded by media type, with callbacks on `completionQueue`.
+    @discardableResult
+    public func delete(
+        _ path: String,
+        parameters: Parameters = [:],
+        completionQueue: DispatchQueue = .global(),
+        success: @escaping @Sendable (DecodedResponse<ResponseContent>) -> Void,
+        failure: @escaping @Sendable (RequestKitError) -> Void
+    ) -> CancellableToken {
+        request(
+            .delete,
+            path,
+            parameters: parameters,
+            completionQueue: completionQueue,
+            success: success,
+            failure: failure
+        )
+    }
+
+    /// `HEAD` with query parameters (the value is ``ResponseContent/empty``), decoded by media type, with callbacks on `completionQueue`.
+    @discardableResult
+    public func head(
+        _ path: String,
+        parameters: Parameters = [:],
+        completionQueue: DispatchQueue = .global(),
+        success: @escaping @Sendable (DecodedResponse<ResponseContent>) -> Void,
+        failure: @escaping @Sendable (RequestKitError) -> Void
+    ) -> CancellableToken {
+        request(
+            .head,
+            path,
+            parameters: parameters,
+            completionQueue: completionQueue,
+            success: success,
+            failure: failure
+        )
+    }
+
+    /// Sends an endpoint's request with callbacks on `completionQueue`; `success` gets the decoded value with
+    /// the status and header fields.
+    @discardableResult
+    public func response<Response: Sendable>(
+        for endpoint: Endpoint<Response>,
+        completionQueue: DispatchQueue = .global(),
+        success: @escaping @Sendable (DecodedResponse<Response>) -> Void,
+        failure: @escaping @Sendable (RequestKitError) -> Void
+    ) -> CancellableToken {
+        start(completionQueue: completionQueue, success: success, failure: failure) {
+            try await response(for: endpoint)
+        }
     }
 
     /// Runs `work` in a task tied to a token and delivers its outcome on `completionQueue`.

@@ -14,8 +14,12 @@ extension RequestClient {
     /// The body is written to `<destination>.partial` and moved into place only when complete (replacing an
     /// existing file), so a failed or cancelled download never leaves a partial file at the destination. With
     /// `resume`, a partial file left by an earlier attempt is continued with `Range` and `If-Range` (the validator
-    /// the server sent first); a server that answers `200` instead of `206` restarts it from the beginning. Without
-    /// `resume`, a failure deletes the partial file.
+    /// the server sent first); a server that answers `200` instead of `206` restarts it from the beginning.
+    ///
+    /// When a download fails midway and the server gave a validator (`ETag`, else `Last-Modified`), the partial
+    /// file is kept with the validator beside it (`<destination>.partial-validator`), even without `resume`, so a
+    /// later call with `resume: true` continues it. Without a validator, a failure without `resume` deletes the
+    /// partial file.
     ///
     /// - Parameters:
     ///   - path: The resource's path, resolved against the current environment.
@@ -103,7 +107,11 @@ extension RequestClient {
                 )
             }
         } catch {
-            if !resume {
+            // A partial file is worth keeping when a later `resume: true` can check that the resource is unchanged:
+            // the server gave a validator, written next to it. Without one it is removed, unless this attempt was
+            // itself a resumption (the caller keeps managing that file).
+            let validator = try? String(contentsOf: validatorFile, encoding: .utf8)
+            if !resume, validator?.isEmpty ?? true {
                 try? FileManager.default.removeItem(at: partial)
                 try? FileManager.default.removeItem(at: validatorFile)
             }
@@ -142,13 +150,14 @@ extension RequestClient {
         _ path: String,
         parameters: Parameters = [:],
         saveAs destination: URL,
+        resume: Bool = false,
         completionQueue: DispatchQueue = .global(),
         progress: (@Sendable (TransferProgress) -> Void)? = nil,
         success: @escaping @Sendable (DownloadResult) -> Void,
         failure: @escaping @Sendable (RequestKitError) -> Void
     ) -> CancellableToken {
         start(completionQueue: completionQueue, success: success, failure: failure) {
-            try await download(path, parameters: parameters, to: destination, progress: progress)
+            try await download(path, parameters: parameters, to: destination, resume: resume, progress: progress)
         }
     }
 

@@ -154,6 +154,7 @@ public struct RequestClient: Sendable {
             headerFields.append(contentsOf: descriptor.headerFields)
             Self.markSensitive(&headerFields, configuration.sensitiveHeaderNames)
         }
+        DefaultHeaderFields.fill(&headerFields, accept: descriptor.defaultAccept)
         let request = ClientRequest(
             method: descriptor.method,
             url: url,
@@ -303,7 +304,7 @@ public struct RequestClient: Sendable {
             method: descriptor.method,
             decoding: decoding
         )
-        let prepared = try prepare(descriptor)
+        let prepared = try prepare(descriptor.expecting(decoding.accept))
         guard runsPlain(prepared.request) else {
             return try await run(prepared) { response in try await reader.read(response) }
         }

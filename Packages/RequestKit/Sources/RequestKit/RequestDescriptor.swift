@@ -14,10 +14,20 @@ struct RequestDescriptor: Sendable {
     var operation: String?
     var cachePolicy = CachePolicy.none
     var decorators: [RequestDecorator] = []
+    /// The `Accept` value sent when neither the request nor the client sets one (`nil`: none).
+    var defaultAccept: String?
 
     init(method: HTTPRequest.Method, path: String) {
         self.method = method
         self.path = path
+    }
+
+    /// Returns a copy whose default `Accept` is `accept`, unless one is already chosen.
+    func expecting(_ accept: String?) -> RequestDescriptor {
+        guard defaultAccept == nil else { return self }
+        var copy = self
+        copy.defaultAccept = accept
+        return copy
     }
 
     /// Sends parameters as the query for methods without a body and as a JSON or form body otherwise.

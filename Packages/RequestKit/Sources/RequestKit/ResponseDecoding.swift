@@ -20,6 +20,16 @@ struct DecodingInput: Sendable {
 /// Turns a collected response body into a value.
 struct ResponseDecoding<Value: Sendable>: Sendable {
     let decode: @Sendable (DecodingInput) throws(RequestKitError) -> Value
+    /// The `Accept` value a request decoded this way sends by default.
+    var accept: String?
+
+    init(
+        accept: String? = DefaultHeaderFields.any,
+        decode: @escaping @Sendable (DecodingInput) throws(RequestKitError) -> Value
+    ) {
+        self.accept = accept
+        self.decode = decode
+    }
 }
 
 extension ResponseDecoding where Value == ResponseContent {
@@ -54,7 +64,7 @@ extension ResponseDecoding where Value == Data {
 extension ResponseDecoding {
     /// Decodes a JSON body into a model (or an array of models).
     static func model(_ type: Value.Type) -> ResponseDecoding<Value> where Value: Decodable {
-        ResponseDecoding { input throws(RequestKitError) in
+        ResponseDecoding(accept: DefaultHeaderFields.json) { input throws(RequestKitError) in
             if Value.self == EmptyResponse.self, let empty = EmptyResponse() as? Value {
                 return empty
             }

@@ -144,6 +144,8 @@ public final class MockTransport: Transport {
                     return size > 0 ? Data(repeating: byte, count: size) : nil
                 })
             )
+        case .stream(let chunks):
+            body = ResponseBody(chunks)
         case .stall(let prefix, let declaredLength):
             fields[.contentLength] = "\(declaredLength)"
             let sent = SerialCounter(1)

@@ -15,6 +15,9 @@ public struct TestCertificateAuthority: Sendable {
     public let serverPublicKeySHA256: [UInt8]
     /// SHA-256 of the SubjectPublicKeyInfo of another key that signs nothing here (a wrong pin).
     public let unrelatedPublicKeySHA256: [UInt8]
+    /// The authority's own certificate in PEM, to trust it without NIOSSL (for example with
+    /// `AsyncHTTPClientTransport.Configuration.trustCertificates(pem:)`).
+    public let certificatePEM: String
 
     /// Makes a new authority and server certificate.
     ///
@@ -72,6 +75,7 @@ public struct TestCertificateAuthority: Sendable {
         serverCertificateSHA256 = Array(try Data(contentsOf: directory.appending(path: "server.cert.sha256")))
         serverPublicKeySHA256 = Array(try Data(contentsOf: directory.appending(path: "server.spki.sha256")))
         unrelatedPublicKeySHA256 = Array(try Data(contentsOf: directory.appending(path: "other.spki.sha256")))
+        certificatePEM = try String(contentsOf: directory.appending(path: "ca.pem"), encoding: .utf8)
     }
 
     /// The TLS configuration of a ``TestServer`` presenting the `localhost` certificate.

@@ -12,6 +12,10 @@ public struct TestResponse: Sendable {
         case generated(byte: UInt8, count: Int64)
         /// Sends a `Content-Length` of `declaredLength` and only `prefix`, then nothing more: a stalled server.
         case stall(prefix: Data, declaredLength: Int)
+        /// The chunks as the stream yields them, each flushed at once, with `Transfer-Encoding: chunked`; the body
+        /// ends when the stream finishes. The next chunk is taken only once the previous one was written, so a
+        /// test can pause between chunks (yield the next after the client has read the last) without sleeping.
+        case stream(AsyncStream<Data>)
     }
 
     /// The status code.
@@ -42,6 +46,15 @@ public struct TestResponse: Sendable {
         -> TestResponse
     {
         TestResponse(status: status, headers: [("Content-Type", contentType)], body: .data(Data(text.utf8)))
+    }
+
+    /// A response whose body is streamed chunk by chunk as `chunks` yields them (see ``Body/stream(_:)``).
+    public static func stream(
+        _ chunks: AsyncStream<Data>,
+        status: Int = 200,
+        contentType: String
+    ) -> TestResponse {
+        TestResponse(status: status, headers: [("Content-Type", contentType)], body: .stream(chunks))
     }
 
     /// An empty response with a status.

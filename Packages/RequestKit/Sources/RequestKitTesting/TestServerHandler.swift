@@ -84,6 +84,8 @@ final class TestServerHandler: ChannelInboundHandler {
             headers.replaceOrAdd(name: "Content-Length", value: "\(count)")
         case .stall(_, let declaredLength):
             headers.replaceOrAdd(name: "Content-Length", value: "\(declaredLength)")
+        case .stream:
+            headers.remove(name: "Content-Length")
         }
         if !keepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
         let head = HTTPResponseHead(
@@ -108,6 +110,38 @@ final class TestServerHandler: ChannelInboundHandler {
             startGenerated(byte: byte, count: count, keepAlive: keepAlive, context: context)
         case .stall(let prefix, _):
             context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: prefix)))), promise: nil)
+        case .stream(let chunks):
+            context.flush()
+            writeStream(chunks, keepAlive: keepAlive, context: context)
+        }
+    }
+
+    /// Writes the chunks of a streamed body as they come, each once the one before has been written, then ends
+    /// the response. A closed connection stops it.
+    private func writeStream(_ chunks: AsyncStream<Data>, keepAlive: Bool, context: ChannelHandlerContext) {
+        let eventLoop = context.eventLoop
+        let bound = NIOLoopBound((self, context), eventLoop: eventLoop)
+        Task {
+            for await chunk in chunks {
+                let written = eventLoop.flatSubmit { () -> EventLoopFuture<Void> in
+                    let (this, context) = bound.value
+                    guard context.channel.isActive else {
+                        return eventLoop.makeFailedFuture(ChannelError.ioOnClosedChannel)
+                    }
+                    let part = this.wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: chunk))))
+                    return context.writeAndFlush(part)
+                }
+                do {
+                    try await written.get()
+                } catch {
+                    return
+                }
+            }
+            eventLoop.execute {
+                let (this, context) = bound.value
+                guard context.channel.isActive else { return }
+                this.finish(keepAlive: keepAlive, context: context)
+            }
         }
     }
 
