@@ -102,7 +102,8 @@ struct TrustedCertificateTests {
                     transport: transport
                 )
                 let error = await #expect(throws: RequestKitError.self) { _ = try await client.get("x") }
-                #expect(error?.code == .transportFailed)
+                #expect(error?.code == .tlsVerificationFailed)
+                #expect((error?.underlying as? TLSVerificationError)?.check == .untrustedIssuer)
                 #expect(server.receivedRequests.isEmpty)
             }
         }

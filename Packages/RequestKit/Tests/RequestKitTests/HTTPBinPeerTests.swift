@@ -6,24 +6,9 @@ import RequestKitAsyncHTTPClient
 import RequestKitTesting
 import Testing
 
-/// The base URL of an httpbin server (the PyPI package, run with gunicorn), which `Scripts/test-all` starts on
-/// loopback; `nil` when it is not running.
-let httpbinURL: String? = ProcessInfo.processInfo.environment["REQUESTKIT_HTTPBIN_URL"]
-
 /// Compression, redirects and timeouts against httpbin, a server nobody on the team wrote.
 @Suite(.enabled(if: httpbinURL != nil, "set REQUESTKIT_HTTPBIN_URL to an httpbin server (Scripts/test-all starts one)"))
 struct HTTPBinPeerTests {
-    private func withHTTPBin<Result>(
-        configuration: RequestClient.Configuration = RequestClient.Configuration(),
-        transportConfiguration: AsyncHTTPClientTransport.Configuration = AsyncHTTPClientTransport.Configuration(),
-        _ body: (RequestClient) async throws -> Result
-    ) async throws -> Result {
-        let environment = try ServiceEnvironment(name: "httpbin", baseURL: try #require(httpbinURL))
-        return try await AsyncHTTPClientTransport.withTransport(configuration: transportConfiguration) { transport in
-            try await body(RequestClient(environment: environment, transport: transport, configuration: configuration))
-        }
-    }
-
     @Test(arguments: [("gzip", "gzipped"), ("deflate", "deflated"), ("brotli", "brotli")])
     func compressedAnswersDecode(path: String, flag: String) async throws {
         try await withHTTPBin { client in

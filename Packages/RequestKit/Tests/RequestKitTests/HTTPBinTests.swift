@@ -8,6 +8,18 @@ import Testing
 /// The base URL of an httpbin server (`gunicorn -b 127.0.0.1:PORT httpbin:app`), a peer nobody on the team wrote.
 let httpbinURL = ProcessInfo.processInfo.environment["REQUESTKIT_HTTPBIN_URL"]
 
+/// Runs `body` with a client of the httpbin server at ``httpbinURL``.
+func withHTTPBin<Result>(
+    configuration: RequestClient.Configuration = RequestClient.Configuration(),
+    transportConfiguration: AsyncHTTPClientTransport.Configuration = AsyncHTTPClientTransport.Configuration(),
+    _ body: (RequestClient) async throws -> Result
+) async throws -> Result {
+    let environment = try ServiceEnvironment(name: "httpbin", baseURL: try #require(httpbinURL))
+    return try await AsyncHTTPClientTransport.withTransport(configuration: transportConfiguration) { transport in
+        try await body(RequestClient(environment: environment, transport: transport, configuration: configuration))
+    }
+}
+
 // Skipped, with this reason printed, unless REQUESTKIT_HTTPBIN_URL names a running httpbin (Scripts/test-all starts
 // one).
 @Suite(.enabled(if: httpbinURL != nil, "REQUESTKIT_HTTPBIN_URL is not set: no httpbin server to test against"))
@@ -15,18 +27,6 @@ struct HTTPBinTests {
     struct StreamedRequest: Decodable, Sendable {
         let id: Int
         let headers: [String: String]
-    }
-
-    /// Runs `body` with a client of the httpbin server.
-    func withHTTPBin<Result>(
-        configuration: RequestClient.Configuration = RequestClient.Configuration(),
-        transportConfiguration: AsyncHTTPClientTransport.Configuration = AsyncHTTPClientTransport.Configuration(),
-        _ body: (RequestClient) async throws -> Result
-    ) async throws -> Result {
-        let environment = try ServiceEnvironment(name: "httpbin", baseURL: try #require(httpbinURL))
-        return try await AsyncHTTPClientTransport.withTransport(configuration: transportConfiguration) { transport in
-            try await body(RequestClient(environment: environment, transport: transport, configuration: configuration))
-        }
     }
 
     @Test func httpbinSeesTheDefaultUserAgentAndAccept() async throws {
