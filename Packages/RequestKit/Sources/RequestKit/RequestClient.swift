@@ -71,7 +71,7 @@ public struct RequestClient: Sendable {
         self.environment = environment
         self.configuration = configuration
         self.chain = MiddlewareChain(
-            middleware: configuration.middleware,
+            middleware: Self.assembleMiddleware(configuration),
             transport: transport,
             decompression: configuration.decompression
         )
