@@ -17,6 +17,16 @@ public struct ClientRequest: Sendable {
     public var operation: String
     /// How the response may be cached, for caching middleware.
     public var cachePolicy: CachePolicy
+    /// Whether the client's ``RetryPolicy`` may send this request again (``RetryMode/automatic`` by default).
+    public var retryMode = RetryMode.automatic
+    /// What happens when an identical request is already in flight, or `nil` for the client's
+    /// ``RequestClient/Configuration/duplicatePolicy``.
+    public var duplicatePolicy: DuplicatePolicy?
+    /// The number of this attempt, from 1; the retry middleware counts it up for every attempt it sends, so
+    /// middleware below it, the transport and observers can tell attempts apart.
+    public var attempt = 1
+    /// The request's number for observers (the ``RequestStarted/id``), or 0 when nobody observes it.
+    var observationID: UInt64 = 0
 
     /// Creates a request.
     public init(

@@ -42,6 +42,10 @@ public struct Endpoint<Response: Sendable>: Sendable {
     public var cachePolicy = CachePolicy.none
     /// Timeouts, or `nil` for the client's.
     public var timeouts: Timeouts?
+    /// Whether the client's ``RetryPolicy`` may send the request again.
+    public var retryMode = RetryMode.automatic
+    /// What happens while an identical request is in flight, or `nil` for the client's policy.
+    public var duplicatePolicy: DuplicatePolicy?
     var decoding: ResponseDecoding<Response>
     var decorators: [RequestDecorator] = []
 
@@ -129,6 +133,22 @@ public struct Endpoint<Response: Sendable>: Sendable {
         return copy
     }
 
+    /// Returns a copy whose requests the client's ``RetryPolicy`` retries as `mode` says (for example
+    /// ``RetryMode/withIdempotencyKey`` for a `POST` the server deduplicates).
+    public func retry(_ mode: RetryMode) -> Endpoint {
+        var copy = self
+        copy.retryMode = mode
+        return copy
+    }
+
+    /// Returns a copy whose requests follow `policy` while an identical request is in flight, whatever the client's
+    /// ``RequestClient/Configuration/duplicatePolicy``.
+    public func duplicatePolicy(_ policy: DuplicatePolicy) -> Endpoint {
+        var copy = self
+        copy.duplicatePolicy = policy
+        return copy
+    }
+
     /// Returns a copy whose requests pass through `decorate` just before the transport (after the client's
     /// middleware): add a fresh token, or throw to refuse the request.
     public func decorated(_ decorate: @escaping @Sendable (inout ClientRequest) async throws -> Void) -> Endpoint {
@@ -147,6 +167,8 @@ public struct Endpoint<Response: Sendable>: Sendable {
         descriptor.operation = name
         descriptor.cachePolicy = cachePolicy
         descriptor.decorators = decorators
+        descriptor.retryMode = retryMode
+        descriptor.duplicatePolicy = duplicatePolicy
         return descriptor
     }
 }

@@ -5,7 +5,8 @@ public import Logging
 /// Logs every request's start and finish to the logger it is handed, with secrets redacted.
 ///
 /// Starts are logged at `debug`, successful finishes at `info` and failures at `warning`, each with the
-/// operation, method, URL, status, duration and byte counts as metadata.
+/// operation, method, URL, status, duration and byte counts as metadata. With a ``RetryPolicy``, every attempt that
+/// is retried is logged at `notice` with its number (`request.attempt`) and the wait before the next one.
 public struct LoggingObserver: RequestObserver {
     private let logger: Logger
 
@@ -25,6 +26,22 @@ public struct LoggingObserver: RequestObserver {
                 "request.headers": "\(event.redactedHeaderFields.map { "\($0.name): \($0.value)" })",
             ]
         )
+    }
+
+    public func requestAttemptFinished(_ event: RequestAttemptFinished) {
+        guard let delay = event.retryDelay else { return }
+        var metadata: Logger.Metadata = [
+            "request.id": "\(event.id)",
+            "request.operation": "\(event.operation)",
+            "request.method": "\(event.method.rawValue)",
+            "request.url": "\(event.url.absoluteString)",
+            "request.attempt": "\(event.attempt)",
+            "request.duration": "\(event.duration)",
+            "retry.delay": "\(delay)",
+        ]
+        if let status = event.status { metadata["response.status"] = "\(status)" }
+        if let error = event.error { metadata["error"] = "\(error)" }
+        logger.notice("request attempt failed, retrying", metadata: metadata)
     }
 
     public func requestFinished(_ event: RequestFinished) {

@@ -5,7 +5,8 @@ public import Metrics
 ///
 /// Records a timer `<label>.duration` and a counter `<label>.requests`, both with the dimensions `operation`,
 /// `method` and `status` (the status code, or `error` when no response arrived), and a counter
-/// `<label>.bytes_received`.
+/// `<label>.bytes_received`. With a ``RetryPolicy``, a counter `<label>.retries` counts the attempts that were
+/// retried, with the same dimensions (the status or `error` of the failed attempt).
 public struct MetricsObserver: RequestObserver {
     private let label: String
     private let factory: any MetricsFactory
@@ -18,6 +19,16 @@ public struct MetricsObserver: RequestObserver {
     }
 
     public func requestStarted(_ event: RequestStarted) {}
+
+    public func requestAttemptFinished(_ event: RequestAttemptFinished) {
+        guard event.retryDelay != nil else { return }
+        let dimensions = [
+            ("operation", event.operation),
+            ("method", event.method.rawValue),
+            ("status", event.status.map(String.init) ?? "error"),
+        ]
+        Counter(label: "\(label).retries", dimensions: dimensions, factory: factory).increment()
+    }
 
     public func requestFinished(_ event: RequestFinished) {
         let dimensions = [

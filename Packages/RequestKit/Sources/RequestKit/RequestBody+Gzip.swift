@@ -5,7 +5,7 @@ extension RequestBody {
     /// per attempt, so the body stays replayable, and no length, so it is sent chunked.
     func gzipStreamed() -> RequestBody {
         let body = self
-        return .stream(length: nil) {
+        return derived(length: nil) {
             let chunks = GzipChunks(source: body.chunks())
             return AsyncThrowingStream { try await chunks.next() }
         }

@@ -5,7 +5,7 @@ extension RequestBody {
     func reportingProgress(_ progress: @escaping @Sendable (TransferProgress) -> Void) -> RequestBody {
         let length = self.length
         let source = self
-        return .stream(length: length) {
+        return derived(length: length) {
             let iterator = SerialIterator((source.chunks().makeAsyncIterator(), Int64(0)))
             return AsyncThrowingStream(unfolding: {
                 guard let chunk = try await iterator.state.0.next() else { return nil }

@@ -1,9 +1,12 @@
 public import Foundation
+import Synchronization
 
-/// The body of a request: bytes in memory, a file on disk, or a replayable stream.
+/// The body of a request: bytes in memory, a file on disk, or a stream.
 ///
-/// Every kind can be produced again from the start, so retries and redirects can replay a body. Streams and files
-/// are read in chunks, never loaded into memory as a whole.
+/// Data, files and streams made by a factory can be produced again from the start, so retries, redirects and
+/// authentication refreshes can replay them. A stream handed over as it is (``stream(length:once:)``) can be sent
+/// only once: a request with such a body is never retried, and fails with ``RequestKitError/Code/invalidRequest``
+/// when it would have to be. Streams and files are read in chunks, never loaded into memory as a whole.
 public struct RequestBody: Sendable {
     enum Storage: Sendable {
         case data(Data)
@@ -12,6 +15,13 @@ public struct RequestBody: Sendable {
     }
 
     let storage: Storage
+    /// Whether ``chunks(chunkSize:)`` can produce the body again from the start.
+    public let isReplayable: Bool
+
+    init(storage: Storage, isReplayable: Bool = true) {
+        self.storage = storage
+        self.isReplayable = isReplayable
+    }
 
     /// The size of the body in bytes, when it is known before sending.
     public var length: Int64? {
@@ -58,6 +68,30 @@ public struct RequestBody: Sendable {
         RequestBody(storage: .stream(length: length, makeStream: makeStream))
     }
 
+    /// A body read once from `stream`, for bytes that cannot be produced again (a pipe, a socket, a stream handed
+    /// over by another library).
+    ///
+    /// Such a body is sent at most once: a retry, an authentication replay or a redirect that would send it again
+    /// fails with ``RequestKitError/Code/invalidRequest`` instead. Prefer ``stream(length:_:)`` with a factory
+    /// whenever the bytes can be produced again.
+    ///
+    /// - Parameters:
+    ///   - length: the exact number of bytes the stream produces, when known (sent as `Content-Length`);
+    ///     `nil` sends the body chunked.
+    ///   - stream: the body's bytes.
+    public static func stream(length: Int64?, once stream: AsyncThrowingStream<Data, any Error>) -> RequestBody {
+        let source = OneShotStream(stream)
+        return RequestBody(storage: .stream(length: length, makeStream: { source.take() }), isReplayable: false)
+    }
+
+    /// A body that produces `makeStream`'s bytes and is replayable exactly when this body is.
+    func derived(
+        length: Int64?,
+        _ makeStream: @escaping @Sendable () -> AsyncThrowingStream<Data, any Error>
+    ) -> RequestBody {
+        RequestBody(storage: .stream(length: length, makeStream: makeStream), isReplayable: isReplayable)
+    }
+
     /// A fresh stream of the body's bytes from the start.
     public func chunks(chunkSize: Int = 64 * 1024) -> AsyncThrowingStream<Data, any Error> {
         switch storage {
@@ -71,5 +105,25 @@ public struct RequestBody: Sendable {
         case .file(let url, _):
             return FileChunks.stream(url: url, chunkSize: chunkSize)
         }
+    }
+}
+
+/// Hands out a stream once; later requests for it get a stream that fails saying why.
+private final class OneShotStream: Sendable {
+    private let stream: Mutex<AsyncThrowingStream<Data, any Error>?>
+
+    init(_ stream: AsyncThrowingStream<Data, any Error>) {
+        self.stream = Mutex(stream)
+    }
+
+    func take() -> AsyncThrowingStream<Data, any Error> {
+        if let stream = stream.withLock({ $0.take() }) { return stream }
+        return AsyncThrowingStream(unfolding: {
+            throw RequestKitError(
+                code: .invalidRequest,
+                subject: "request body",
+                reason: "a one-shot stream body was already sent and cannot be sent again"
+            )
+        })
     }
 }

@@ -100,6 +100,22 @@ public struct RequestBuilder: Sendable {
         return copy
     }
 
+    /// Lets the client's ``RetryPolicy`` retry this request as `mode` says (for example
+    /// ``RetryMode/withIdempotencyKey`` for a `POST` the server deduplicates).
+    public func retry(_ mode: RetryMode) -> RequestBuilder {
+        var copy = self
+        copy.descriptor.retryMode = mode
+        return copy
+    }
+
+    /// Follows `policy` while an identical request is in flight, whatever the client's
+    /// ``RequestClient/Configuration/duplicatePolicy``.
+    public func duplicatePolicy(_ policy: DuplicatePolicy) -> RequestBuilder {
+        var copy = self
+        copy.descriptor.duplicatePolicy = policy
+        return copy
+    }
+
     /// Names the operation for logs, metrics and errors.
     public func operation(_ name: String) -> RequestBuilder {
         var copy = self

@@ -6,6 +6,10 @@ extension RequestClient {
     /// Per-request decorators run inside all of these, just before the transport.
     static func assembleMiddleware(_ configuration: Configuration) -> [any Middleware] {
         var steps: [any Middleware] = []
+        // cache
+        if let retryPolicy = configuration.retryPolicy {
+            steps.append(RetryMiddleware(policy: retryPolicy, observers: configuration.observers))
+        }
         steps += configuration.middleware
         return steps
     }

@@ -47,6 +47,9 @@ public struct RequestClient: Sendable {
         /// leaves the origin. A single field can be marked on its own with ``RequestBuilder/header(_:_:sensitive:)``
         /// or by giving it the indexing strategy `.disallow`, which is how a field is marked sensitive here.
         public var sensitiveHeaderNames: Set<HTTPField.Name> = []
+        /// When and how often failed requests are sent again, or `nil` (the default) for never. See
+        /// <doc:Retry>.
+        public var retryPolicy: RetryPolicy?
 
         /// Creates the default configuration.
         public init() {}
@@ -155,7 +158,7 @@ public struct RequestClient: Sendable {
             Self.markSensitive(&headerFields, configuration.sensitiveHeaderNames)
         }
         DefaultHeaderFields.fill(&headerFields, accept: descriptor.defaultAccept)
-        let request = ClientRequest(
+        var request = ClientRequest(
             method: descriptor.method,
             url: url,
             headerFields: headerFields,
@@ -164,6 +167,8 @@ public struct RequestClient: Sendable {
             operation: operation,
             cachePolicy: descriptor.cachePolicy
         )
+        request.retryMode = descriptor.retryMode
+        request.duplicatePolicy = descriptor.duplicatePolicy
         if let status = configuration.reachability?.status, status.isUnreachable {
             throw RequestKitError(
                 code: .offline,
@@ -197,7 +202,7 @@ public struct RequestClient: Sendable {
         _ prepared: Prepared,
         handle: @escaping @Sendable (ClientResponse) async throws -> Outcome<Value>
     ) async throws(RequestKitError) -> Value {
-        let request = prepared.request
+        var request = prepared.request
         let environment = prepared.environment
         let decorators = prepared.decorators
         let operation = request.operation
@@ -211,6 +216,7 @@ public struct RequestClient: Sendable {
         // Request numbers are only needed by observers; skipping them keeps a shared atomic off the hot path of
         // concurrent requests.
         let id = observers.isEmpty ? 0 : counter.next()
+        request.observationID = id
         let shownURL = observers.isEmpty ? url : Redaction.redact(url)
         if !observers.isEmpty {
             let event = RequestStarted(
@@ -225,9 +231,10 @@ public struct RequestClient: Sendable {
         let started = ContinuousClock.now
         let status = Mutex<Int?>(nil)
         let chain = self.chain
+        let sending = request
         do {
             let outcome = try await withLimits(overall: timeouts.overall, sentTo: environment) {
-                let response = try await chain.send(request, innermost: decorators, within: environment)
+                let response = try await chain.send(sending, innermost: decorators, within: environment)
                 status.withLock { $0 = response.status.code }
                 return try await handle(response)
             }

@@ -13,6 +13,8 @@ struct RequestDescriptor: Sendable {
     var timeouts: Timeouts?
     var operation: String?
     var cachePolicy = CachePolicy.none
+    var retryMode = RetryMode.automatic
+    var duplicatePolicy: DuplicatePolicy?
     var decorators: [RequestDecorator] = []
     /// The `Accept` value sent when neither the request nor the client sets one (`nil`: none).
     var defaultAccept: String?

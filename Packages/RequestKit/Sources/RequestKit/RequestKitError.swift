@@ -28,6 +28,8 @@ public struct RequestKitError: Error, Sendable, CustomStringConvertible {
             case connectionRefused
             case decompressionFailed
             case tlsVerificationFailed
+            case authenticationFailed
+            case redundantRequest
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -71,6 +73,11 @@ public struct RequestKitError: Error, Sendable, CustomStringConvertible {
         /// The server's certificate failed TLS verification; nothing was sent on the connection. The underlying
         /// error is a ``TLSVerificationError`` naming the check that failed.
         public static let tlsVerificationFailed = Code(.tlsVerificationFailed)
+        /// The credential could not be refreshed, or the server rejected the refreshed one (see ``Authenticator``).
+        public static let authenticationFailed = Code(.authenticationFailed)
+        /// The same request is already in flight and the request's ``DuplicatePolicy`` is
+        /// ``DuplicatePolicy/reject``; nothing was sent.
+        public static let redundantRequest = Code(.redundantRequest)
 
         public var description: String { value.rawValue }
     }
@@ -91,6 +98,8 @@ public struct RequestKitError: Error, Sendable, CustomStringConvertible {
     public var underlying: (any Error)?
     /// The decoded error body the server sent with an unacceptable status, if one was decoded.
     public var errorBody: (any Sendable)?
+    /// Whether the connection closed or was reset before the response arrived (see ``connectionLost(_:reason:operation:url:underlying:)``).
+    public internal(set) var isConnectionLost = false
 
     /// Creates an error. Prefer the static factories.
     public init(
@@ -119,6 +128,28 @@ public struct RequestKitError: Error, Sendable, CustomStringConvertible {
     /// A request path does not resolve against the environment.
     public static func invalidPath(_ path: String, reason: String) -> RequestKitError {
         RequestKitError(code: .invalidPath, subject: path, reason: reason)
+    }
+
+    /// The connection closed or was reset before the response arrived: a ``Code/transportFailed`` error that
+    /// ``isConnectionLost`` marks, so a ``RetryPolicy`` treats it as transient. Transports throw it when the server
+    /// closes or resets the connection before the response head, so the request may or may not have been applied.
+    public static func connectionLost(
+        _ subject: String,
+        reason: String = "the connection closed before the response arrived",
+        operation: String? = nil,
+        url: URL? = nil,
+        underlying: (any Error)? = nil
+    ) -> RequestKitError {
+        var error = RequestKitError(
+            code: .transportFailed,
+            subject: subject,
+            reason: reason,
+            operation: operation,
+            url: url,
+            underlying: underlying
+        )
+        error.isConnectionLost = true
+        return error
     }
 
     /// The server's error body decoded as `type`, when one was decoded with that type.

@@ -4,6 +4,13 @@
 public protocol RequestObserver: Sendable {
     /// A request is about to go through the middleware chain.
     func requestStarted(_ event: RequestStarted)
+    /// One attempt of a request finished; told for every attempt when the client has a ``RetryPolicy``. The
+    /// default implementation does nothing.
+    func requestAttemptFinished(_ event: RequestAttemptFinished)
     /// A request finished, successfully or not.
     func requestFinished(_ event: RequestFinished)
+}
+
+extension RequestObserver {
+    public func requestAttemptFinished(_ event: RequestAttemptFinished) {}
 }

@@ -295,6 +295,9 @@ public final class AsyncHTTPClientTransport: Transport {
         if error is CancellationError { return make(.cancelled, "the request was cancelled") }
         if let pinning = error as? PinningFailure { return make(.pinningFailed, pinning.reason) }
         if isConnectionRefused(error) { return make(.connectionRefused, "nothing accepts connections at the address") }
+        if isConnectionLost(error) {
+            return .connectionLost(subject, operation: operation, url: url, underlying: error)
+        }
         if let error = error as? HTTPClientError {
             switch error {
             case .cancelled: return make(.cancelled, "the request was cancelled")
@@ -308,6 +311,19 @@ public final class AsyncHTTPClientTransport: Transport {
             }
         }
         return make(.transportFailed, "the transport failed")
+    }
+
+    /// Whether `error` says the server closed or reset the connection before the response arrived.
+    static func isConnectionLost(_ error: any Error) -> Bool {
+        if let error = error as? HTTPClientError { return error == .remoteConnectionClosed }
+        if let error = error as? IOError { return [ECONNRESET, EPIPE, ECONNABORTED].contains(error.errnoCode) }
+        if let error = error as? ChannelError {
+            switch error {
+            case .ioOnClosedChannel, .eof, .outputClosed, .alreadyClosed: return true
+            default: return false
+            }
+        }
+        return false
     }
 
     /// Whether `error` is a refused TCP connection: NIO's `IOError` with `ECONNREFUSED`, alone or among the

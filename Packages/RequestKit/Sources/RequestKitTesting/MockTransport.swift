@@ -86,6 +86,13 @@ public final class MockTransport: Transport {
         } else {
             response = .text("no mock for \(request.method.rawValue) \(request.url.path)", status: 404)
         }
+        guard !response.closesConnection else {
+            throw RequestKitError.connectionLost(
+                request.url.absoluteString,
+                operation: request.operation,
+                url: request.url
+            )
+        }
         return Self.clientResponse(from: response, url: request.url)
     }
 

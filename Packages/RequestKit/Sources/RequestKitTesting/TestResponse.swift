@@ -24,6 +24,8 @@ public struct TestResponse: Sendable {
     public var headers: [(name: String, value: String)]
     /// The body.
     public var body: Body
+    /// Whether the server closes the connection instead of answering (see ``closeConnection``).
+    var closesConnection = false
 
     /// Creates a response.
     public init(status: Int = 200, headers: [(name: String, value: String)] = [], body: Body = .data(Data())) {
@@ -55,6 +57,14 @@ public struct TestResponse: Sendable {
         contentType: String
     ) -> TestResponse {
         TestResponse(status: status, headers: [("Content-Type", contentType)], body: .stream(chunks))
+    }
+
+    /// No response at all: the server closes the connection without answering, as a server that crashes or
+    /// restarts mid-request does. A ``MockTransport`` throws ``RequestKit/RequestKitError/connectionLost(_:reason:operation:url:underlying:)``.
+    public static var closeConnection: TestResponse {
+        var response = TestResponse(status: 500)
+        response.closesConnection = true
+        return response
     }
 
     /// An empty response with a status.

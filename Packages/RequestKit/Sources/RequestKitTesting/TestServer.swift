@@ -82,8 +82,12 @@ public final class TestServer: Sendable {
     }
 
     /// Starts a server. Prefer ``withTestServer(tls:maximumRecordedBodySize:handler:_:)``; a started server must be shut down.
+    ///
+    /// - Parameter port: the loopback port to listen on, or `0` (the default) for an ephemeral one. A fixed port lets
+    ///   a test start a server where a client already failed to connect (a server coming up).
     public static func start(
         tls: TLSConfiguration? = nil,
+        port: Int = 0,
         maximumRecordedBodySize: Int = 64 * 1024 * 1024,
         handler: @escaping Handler
     ) async throws -> TestServer {
@@ -107,7 +111,7 @@ public final class TestServer: Sendable {
             }
             .childChannelOption(.socketOption(.so_reuseaddr), value: 1)
         do {
-            let channel = try await bootstrap.bind(host: "127.0.0.1", port: 0).get()
+            let channel = try await bootstrap.bind(host: "127.0.0.1", port: port).get()
             guard let port = channel.localAddress?.port else {
                 try await channel.close()
                 throw TestServerError(reason: "the server has no local port")

@@ -74,6 +74,10 @@ final class TestServerHandler: ChannelInboundHandler {
     }
 
     private func write(_ response: TestResponse, keepAlive: Bool, context: ChannelHandlerContext) {
+        guard !response.closesConnection else {
+            context.close(promise: nil)
+            return
+        }
         var headers = HTTPHeaders(response.headers.map { ($0.name, $0.value) })
         switch response.body {
         case .data(let data):

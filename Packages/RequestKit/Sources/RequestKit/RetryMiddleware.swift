@@ -1,0 +1,139 @@
+import Foundation
+import HTTPTypes
+
+/// Sends a request again after a transient failure, as a ``RetryPolicy`` says; the decisions are a
+/// ``RetryStateMachine``'s.
+///
+/// Everything below it (authentication, the configuration's middleware, decorators, the transport) runs once per
+/// attempt, and each attempt has its own per-attempt timeout.
+struct RetryMiddleware: Middleware {
+    let policy: RetryPolicy
+    let observers: [any RequestObserver]
+
+    /// The field that lets a server apply a request at most once (IETF draft `httpapi-idempotency-key-header`).
+    static let idempotencyKey = HTTPField.Name("Idempotency-Key")
+    /// The most bytes of a failed attempt's body read before it is dropped, so that a small error body leaves the
+    /// connection reusable and a large one does not hold up the retry.
+    static let drainLimit = 64 * 1024
+
+    func intercept(
+        _ request: ClientRequest,
+        next: @Sendable (ClientRequest) async throws -> ClientResponse
+    ) async throws -> ClientResponse {
+        guard !request.retryMode.isDisabled, policy.maximumAttempts > 1 else { return try await next(request) }
+        var request = request
+        var replayable = policy.idempotentMethods.contains(request.method)
+        if let name = Self.idempotencyKey {
+            if request.headerFields[name] != nil {
+                replayable = true
+            } else if request.retryMode.addsIdempotencyKey || (!replayable && policy.addsIdempotencyKeys) {
+                request.headerFields[name] = UUID().uuidString
+                replayable = true
+            }
+        }
+        let clock = ContinuousClock()
+        var machine = RetryStateMachine(policy: policy, replayable: replayable, started: clock.now)
+        let timeout = request.timeouts.perAttempt
+        while true {
+            request.attempt = machine.attempt
+            let began = clock.now
+            if let deadline = machine.deadline {
+                // The deadline is never passed: an attempt gets at most the time left.
+                let left = began < deadline ? began.duration(to: deadline) : .zero
+                request.timeouts.perAttempt = timeout.map { min($0, left) } ?? left
+            }
+            let result: Result<ClientResponse, any Error>
+            let outcome: RetryStateMachine.Outcome
+            do {
+                let response = try await next(request)
+                result = .success(response)
+                outcome = .status(response.status.code, retryAfter: response.headerFields[.retryAfter])
+            } catch {
+                // Cancellation and errors from outside RequestKit are reported as they are.
+                guard let failure = error as? RequestKitError, !Task.isCancelled else { throw error }
+                result = .failure(failure)
+                outcome = .failure(failure)
+            }
+            let now = clock.now
+            let decision = machine.decide(after: outcome, now: now, date: Date()) { Double.random(in: 0...1) }
+            let delay: Duration? = if case .retry(let delay) = decision { delay } else { nil }
+            report(request, result, duration: began.duration(to: now), retryDelay: delay)
+            guard let delay else { return try result.get() }
+            if case .success(let response) = result { await Self.discard(response.body) }
+            if let body = request.body, !body.isReplayable {
+                throw Self.notReplayable(request, after: result, because: "its body is a one-shot stream")
+            }
+            do {
+                try await Task.sleep(for: delay)
+            } catch {
+                throw RequestKitError(
+                    code: .cancelled,
+                    subject: request.url.absoluteString,
+                    reason: "the request was cancelled while waiting to retry",
+                    operation: request.operation,
+                    url: request.url,
+                    underlying: error
+                )
+            }
+        }
+    }
+
+    /// Tells observers how an attempt ended.
+    private func report(
+        _ request: ClientRequest,
+        _ result: Result<ClientResponse, any Error>,
+        duration: Duration,
+        retryDelay: Duration?
+    ) {
+        guard !observers.isEmpty, request.observationID != 0 else { return }
+        var event = RequestAttemptFinished(
+            id: request.observationID,
+            operation: request.operation,
+            method: request.method,
+            url: Redaction.redact(request.url),
+            attempt: request.attempt,
+            duration: duration,
+            status: nil,
+            error: nil,
+            retryDelay: retryDelay
+        )
+        switch result {
+        case .success(let response): event.status = response.status.code
+        case .failure(let error): event.error = error as? RequestKitError
+        }
+        for observer in observers { observer.requestAttemptFinished(event) }
+    }
+
+    /// Reads a little of a failed attempt's body and drops the rest, ending its transfer.
+    static func discard(_ body: ResponseBody) async {
+        var drained = 0
+        do {
+            for try await chunk in body {
+                drained += chunk.count
+                if drained > drainLimit { break }
+            }
+        } catch {
+            // The body is not wanted; a failure reading it changes nothing.
+        }
+    }
+
+    /// The error of an attempt that would be retried but cannot be sent again.
+    static func notReplayable(
+        _ request: ClientRequest,
+        after result: Result<ClientResponse, any Error>,
+        because reason: String
+    ) -> RequestKitError {
+        var error = RequestKitError(
+            code: .invalidRequest,
+            subject: request.url.absoluteString,
+            reason: "the request cannot be sent again: \(reason)",
+            operation: request.operation,
+            url: request.url
+        )
+        switch result {
+        case .success(let response): error.status = response.status.code
+        case .failure(let failure): error.underlying = failure
+        }
+        return error
+    }
+}
