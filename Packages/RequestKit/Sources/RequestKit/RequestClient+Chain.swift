@@ -10,7 +10,15 @@ extension RequestClient {
         if let retryPolicy = configuration.retryPolicy {
             steps.append(RetryMiddleware(policy: retryPolicy, observers: configuration.observers))
         }
+        if let authenticator = configuration.authenticator {
+            steps.append(authentication(authenticator))
+        }
         steps += configuration.middleware
         return steps
+    }
+
+    /// The authentication step for a concrete authenticator type.
+    private static func authentication<A: Authenticator>(_ authenticator: A) -> any Middleware {
+        AuthenticationMiddleware(authenticator: authenticator)
     }
 }

@@ -50,6 +50,9 @@ public struct RequestClient: Sendable {
         /// When and how often failed requests are sent again, or `nil` (the default) for never. See
         /// <doc:Retry>.
         public var retryPolicy: RetryPolicy?
+        /// Puts credentials on every request and refreshes them when the server rejects them, or `nil` (the
+        /// default). See <doc:Authentication>.
+        public var authenticator: (any Authenticator)?
 
         /// Creates the default configuration.
         public init() {}
