@@ -7,11 +7,14 @@ import Foundation
 /// response's content codings.
 struct MiddlewareChain: Sendable {
     private let middleware: [any Middleware]
+    /// The outermost step when it needs an escaping `next` (the duplicate-request policy), found once here.
+    private let outermost: (any EscapingMiddleware)?
     private let transport: any Transport
     private let decompression: ResponseDecompression
 
     init(middleware: [any Middleware], transport: any Transport, decompression: ResponseDecompression) {
         self.middleware = middleware
+        self.outermost = middleware.first as? any EscapingMiddleware
         self.transport = transport
         self.decompression = decompression
     }
@@ -49,6 +52,11 @@ struct MiddlewareChain: Sendable {
             }
             let response = try await transport.send(request)
             return decompression.decode(response, operation: request.operation)
+        }
+        if index == 0, let outermost {
+            return try await outermost.intercept(request) { [self] next in
+                try await self.send(next, from: 1, in: steps, within: environment)
+            }
         }
         return try await steps[index].intercept(request) { next in
             try await self.send(next, from: index + 1, in: steps, within: environment)

@@ -53,6 +53,10 @@ public struct RequestClient: Sendable {
         /// Puts credentials on every request and refreshes them when the server rejects them, or `nil` (the
         /// default). See <doc:Authentication>.
         public var authenticator: (any Authenticator)?
+        /// What happens to a `GET` or `HEAD` request while an identical one is in flight: sent anyway (``DuplicatePolicy/allow``,
+        /// the default), rejected, or coalesced into one request to the server. A request's own policy wins. See
+        /// <doc:DuplicateRequests>.
+        public var duplicatePolicy = DuplicatePolicy.allow
 
         /// Creates the default configuration.
         public init() {}
