@@ -118,11 +118,13 @@ enum JSONCoding {
         return ByteBuffer(bytes: writer.bytes)
     }
 
-    /// `Content-Type: application/json`, plus `eTag` when given.
-    static func headers(eTag: String? = nil) -> HTTPFields {
+    /// `Content-Type: application/json`, plus `eTag` when given, and with `revalidate`, `Cache-Control: no-cache`:
+    /// an answer that changes with every write may be stored by a client but must be revalidated before reuse.
+    static func headers(eTag: String? = nil, revalidate: Bool = false) -> HTTPFields {
         var fields = HTTPFields()
         fields[.contentType] = "application/json"
         if let eTag { fields[.eTag] = eTag }
+        if revalidate { fields[.cacheControl] = "no-cache" }
         return fields
     }
 

@@ -19,7 +19,8 @@ struct ServerFixture {
     init(
         folder: URL? = nil,
         maximumBodyBytes: Int = 64 * 1024,
-        maintenanceIntervalMonths: Int = 12
+        maintenanceIntervalMonths: Int = 12,
+        readCacheBytes: Int? = nil
     ) throws {
         self.folder = folder ?? Self.makeFolderURL()
         var configuration = FleetConfiguration(environment: [:])
@@ -28,6 +29,7 @@ struct ServerFixture {
         configuration.maximumBodyBytes = maximumBodyBytes
         configuration.maintenanceIntervalMonths = maintenanceIntervalMonths
         configuration.durability = .normal
+        if let readCacheBytes { configuration.readCacheBytes = readCacheBytes }
         var logger = Logger(label: "fleetd-test")
         logger.logLevel = .warning
         daemon = try FleetDaemon(configuration: configuration, logger: logger, token: Self.token)
