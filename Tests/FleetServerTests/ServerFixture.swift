@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import InMemoryLogging
 import LocatorKit
 import Logging
 import ModelKit
@@ -20,7 +21,8 @@ struct ServerFixture {
         folder: URL? = nil,
         maximumBodyBytes: Int = 64 * 1024,
         maintenanceIntervalMonths: Int = 12,
-        readCacheBytes: Int? = nil
+        readCacheBytes: Int? = nil,
+        logs: InMemoryLogHandler? = nil
     ) throws {
         self.folder = folder ?? Self.makeFolderURL()
         var configuration = FleetConfiguration(environment: [:])
@@ -30,7 +32,8 @@ struct ServerFixture {
         configuration.maintenanceIntervalMonths = maintenanceIntervalMonths
         configuration.durability = .normal
         if let readCacheBytes { configuration.readCacheBytes = readCacheBytes }
-        var logger = Logger(label: "fleetd-test")
+        var logger =
+            logs.map { handler in Logger(label: "fleetd-test") { _ in handler } } ?? Logger(label: "fleetd-test")
         logger.logLevel = .warning
         daemon = try FleetDaemon(configuration: configuration, logger: logger, token: Self.token)
     }
