@@ -76,4 +76,15 @@ final class RawConnection {
             .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
         return text.utf8.count - text[..<end.upperBound].utf8.count >= length
     }
+
+    /// Whether the server has closed the connection: a read sees the end of the stream (or a reset) within the
+    /// receive timeout.
+    func isClosedByPeer() -> Bool {
+        var byte: UInt8 = 0
+        while true {
+            let count = read(descriptor, &byte, 1)
+            if count == 0 { return true }
+            if count < 0 { return errno == ECONNRESET }
+        }
+    }
 }

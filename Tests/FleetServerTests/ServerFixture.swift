@@ -22,7 +22,8 @@ struct ServerFixture {
         maximumBodyBytes: Int = 64 * 1024,
         maintenanceIntervalMonths: Int = 12,
         readCacheBytes: Int? = nil,
-        logs: InMemoryLogHandler? = nil
+        logs: InMemoryLogHandler? = nil,
+        configure: (inout FleetConfiguration) -> Void = { _ in }
     ) throws {
         self.folder = folder ?? Self.makeFolderURL()
         var configuration = FleetConfiguration(environment: [:])
@@ -32,6 +33,7 @@ struct ServerFixture {
         configuration.maintenanceIntervalMonths = maintenanceIntervalMonths
         configuration.durability = .normal
         if let readCacheBytes { configuration.readCacheBytes = readCacheBytes }
+        configure(&configuration)
         var logger =
             logs.map { handler in Logger(label: "fleetd-test") { _ in handler } } ?? Logger(label: "fleetd-test")
         logger.logLevel = .warning
