@@ -6,6 +6,8 @@ extension RequestClient {
     /// Per-request decorators run inside all of these, just before the transport.
     static func assembleMiddleware(_ configuration: Configuration) -> [any Middleware] {
         var steps: [any Middleware] = []
+        // cache
+        if let cache = configuration.cache { steps.append(cache.middleware) }
         steps += configuration.middleware
         return steps
     }

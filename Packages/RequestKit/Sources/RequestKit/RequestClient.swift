@@ -18,6 +18,9 @@ public struct RequestClient: Sendable {
     public struct Configuration: Sendable {
         /// Middleware in order; the first is the outermost.
         public var middleware: [any Middleware] = []
+        /// The HTTP cache, or `nil` (the default) to cache nothing. It sits outside retries, authentication and
+        /// ``middleware``; each request's ``CachePolicy`` decides how it uses it. See <doc:Caching>.
+        public var cache: HTTPCache?
         /// Observers told about every request.
         public var observers: [any RequestObserver] = []
         /// Decoders by media type for ``ResponseContent``.

@@ -12,7 +12,7 @@ struct RequestDescriptor: Sendable {
     var validation = ResponseValidation()
     var timeouts: Timeouts?
     var operation: String?
-    var cachePolicy = CachePolicy.none
+    var cachePolicy = CachePolicy.useProtocol
     var decorators: [RequestDecorator] = []
     /// The `Accept` value sent when neither the request nor the client sets one (`nil`: none).
     var defaultAccept: String?

@@ -28,6 +28,7 @@ public struct RequestKitError: Error, Sendable, CustomStringConvertible {
             case connectionRefused
             case decompressionFailed
             case tlsVerificationFailed
+            case notCached
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -71,6 +72,9 @@ public struct RequestKitError: Error, Sendable, CustomStringConvertible {
         /// The server's certificate failed TLS verification; nothing was sent on the connection. The underlying
         /// error is a ``TLSVerificationError`` naming the check that failed.
         public static let tlsVerificationFailed = Code(.tlsVerificationFailed)
+        /// The request's cache policy is ``CachePolicy/onlyIfCached`` and the cache holds no usable answer for it;
+        /// nothing was sent.
+        public static let notCached = Code(.notCached)
 
         public var description: String { value.rawValue }
     }
