@@ -1,5 +1,5 @@
-public import Foundation
-public import HTTPTypes
+import Foundation
+import HTTPTypes
 
 /// Which compressed answers a client asks for and decodes, and how large a decoded body may grow.
 ///
