@@ -8,6 +8,9 @@ enum CacheDecision: Equatable {
     /// Send the request with the stored answer's validators; `byRequest` when the stored answer was fresh but the
     /// request asked for revalidation (`Cache-Control: no-cache`).
     case revalidate(byRequest: Bool)
+    /// Answer with the stale stored answer at once and revalidate it in the background: it is within its
+    /// `stale-while-revalidate` window (RFC 5861 section 3).
+    case hitWhileRevalidating
     /// Nothing usable is stored and the request may not be sent.
     case notCached
 
@@ -30,6 +33,12 @@ enum CacheDecision: Equatable {
         }
         if fresh, !control.noCache {
             return requestControl.noCache ? .revalidate(byRequest: true) : .hit(stale: false)
+        }
+        if !fresh, !control.noCache, !control.mustRevalidate, !requestControl.noCache,
+            let window = control.staleWhileRevalidate,
+            age - CacheRules.lifetime(of: entry, control: control) <= TimeInterval(window)
+        {
+            return .hitWhileRevalidating
         }
         return .revalidate(byRequest: false)
     }

@@ -9,7 +9,12 @@ struct CacheLookup {
 
     private var store: any CacheStore { cache.store }
 
-    func run(next: @Sendable (ClientRequest) async throws -> ClientResponse) async throws -> ClientResponse {
+    /// Runs the request through the cache. `background`, when the chain can give one, sends a request down the
+    /// chain after this call has returned: the revalidation behind a `stale-while-revalidate` answer.
+    func run(
+        next: @Sendable (ClientRequest) async throws -> ClientResponse,
+        background: (@Sendable (ClientRequest) async throws -> ClientResponse)? = nil
+    ) async throws -> ClientResponse {
         guard CacheRules.isSafe(request.method) else {
             let response = try await next(request)
             if (200..<400).contains(response.status.code) {
@@ -57,6 +62,15 @@ struct CacheLookup {
                 CacheRules.lifetime(of: entry, control: CacheControl(entry.headerFields))
                 - CacheRules.age(of: entry, at: now)
             return answer(entry, at: now, report: "hit; ttl=\(Int(ttl.rounded(.down)))")
+        case .hitWhileRevalidating:
+            guard let background, request.method == .get else {
+                return try await revalidate(entry, requestControl: requestControl, report: "fwd=stale", next: next)
+            }
+            let ttl =
+                CacheRules.lifetime(of: entry, control: CacheControl(entry.headerFields))
+                - CacheRules.age(of: entry, at: now)
+            refreshInBackground(entry, requestControl: requestControl, next: background)
+            return answer(entry, at: now, report: "hit; ttl=\(Int(ttl.rounded(.down))); detail=stale-while-revalidate")
         case .notCached:
             throw notCached()
         case .revalidate(let byRequest):
@@ -179,6 +193,29 @@ struct CacheLookup {
             requestTime: requestTime,
             report: report + "; fwd-status=\(status)"
         )
+    }
+
+    /// Revalidates `entry` in a task of its own, one at a time per stored answer, reading the answer to its end so
+    /// that it is stored.
+    private func refreshInBackground(
+        _ entry: CachedResponse,
+        requestControl: CacheControl,
+        next: @escaping @Sendable (ClientRequest) async throws -> ClientResponse
+    ) {
+        guard cache.beginRefresh(entry.key) else { return }
+        let lookup = self
+        Task {
+            defer { lookup.cache.endRefresh(entry.key) }
+            guard
+                let response = try? await lookup.revalidate(
+                    entry,
+                    requestControl: requestControl,
+                    report: "fwd=stale",
+                    next: next
+                )
+            else { return }
+            await Self.discard(response.body)
+        }
     }
 
     /// Errors after which a stale answer may stand in: the server could not be reached or did not answer in time.

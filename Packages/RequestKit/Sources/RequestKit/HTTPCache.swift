@@ -1,5 +1,6 @@
 public import Foundation
 import HTTPTypes
+import Synchronization
 
 /// A private HTTP cache (RFC 9111) in the client's middleware chain, keeping answers in a ``CacheStore``.
 ///
@@ -19,6 +20,8 @@ public final class HTTPCache: Sendable {
     public let store: any CacheStore
     /// The cache's clock.
     let now: @Sendable () -> Date
+    /// The stored answers being revalidated in the background, so that each is refreshed once at a time.
+    private let refreshing = Mutex<Set<CacheKey>>([])
 
     /// Creates a cache.
     ///
@@ -56,12 +59,22 @@ public final class HTTPCache: Sendable {
         }
     }
 
+    /// Marks `key` as being refreshed; `false` when a refresh of it is already running.
+    func beginRefresh(_ key: CacheKey) -> Bool {
+        refreshing.withLock { $0.insert(key).inserted }
+    }
+
+    func endRefresh(_ key: CacheKey) {
+        _ = refreshing.withLock { $0.remove(key) }
+    }
+
     /// The cache as a step of the middleware chain.
     var middleware: any Middleware { CacheMiddleware(cache: self) }
 }
 
-/// ``HTTPCache`` in the middleware chain.
-struct CacheMiddleware: Middleware {
+/// ``HTTPCache`` in the middleware chain. The chain hands it a `next` it may keep, for revalidations that run after
+/// the request was answered.
+struct CacheMiddleware: BackgroundMiddleware {
     let cache: HTTPCache
 
     func intercept(
@@ -70,4 +83,20 @@ struct CacheMiddleware: Middleware {
     ) async throws -> ClientResponse {
         try await CacheLookup(cache: cache, request: request).run(next: next)
     }
+
+    func intercept(
+        _ request: ClientRequest,
+        keeping next: @escaping @Sendable (ClientRequest) async throws -> ClientResponse
+    ) async throws -> ClientResponse {
+        try await CacheLookup(cache: cache, request: request).run(next: next, background: next)
+    }
+}
+
+/// A middleware that may use `next` after it has returned (for work in the background). The chain calls this form
+/// for it; the `Middleware` form remains for chains that cannot give an escaping `next`.
+protocol BackgroundMiddleware: Middleware {
+    func intercept(
+        _ request: ClientRequest,
+        keeping next: @escaping @Sendable (ClientRequest) async throws -> ClientResponse
+    ) async throws -> ClientResponse
 }

@@ -7,11 +7,15 @@ import Foundation
 /// response's content codings.
 struct MiddlewareChain: Sendable {
     private let middleware: [any Middleware]
+    /// For each of `middleware`, the step itself when it keeps `next` beyond its call (the cache's background
+    /// revalidation), found once here rather than by a cast per request.
+    private let background: [(any BackgroundMiddleware)?]
     private let transport: any Transport
     private let decompression: ResponseDecompression
 
     init(middleware: [any Middleware], transport: any Transport, decompression: ResponseDecompression) {
         self.middleware = middleware
+        self.background = middleware.map { $0 as? any BackgroundMiddleware }
         self.transport = transport
         self.decompression = decompression
     }
@@ -49,6 +53,12 @@ struct MiddlewareChain: Sendable {
             }
             let response = try await transport.send(request)
             return decompression.decode(response, operation: request.operation)
+        }
+        if index < background.count, let step = background[index] {
+            return try await step.intercept(
+                request,
+                keeping: { next in try await self.send(next, from: index + 1, in: steps, within: environment) }
+            )
         }
         return try await steps[index].intercept(request) { next in
             try await self.send(next, from: index + 1, in: steps, within: environment)

@@ -287,6 +287,56 @@ struct HTTPCacheTests {
         #expect(mock.requests.count == 2)
     }
 
+    @Test func withinStaleWhileRevalidateTheStaleAnswerComesAtOnceAndIsRefreshedOnceInTheBackground() async throws {
+        let revalidations = LockedValue(0)
+        let release = Signal()
+        let refreshed = Signal()
+        mock.on(.get, "fleet") { request in
+            if request.header("if-none-match") == "\"v1\"" {
+                revalidations.update { $0 += 1 }
+                // Held until the stale answers below have been given: they never wait for the server.
+                await release.wait()
+                defer { refreshed.fire() }
+                return TestResponse(
+                    status: 304,
+                    headers: [("ETag", "\"v1\""), ("Cache-Control", "max-age=60, stale-while-revalidate=30")]
+                )
+            }
+            return TestResponse(
+                headers: [
+                    ("Content-Type", "text/plain"), ("ETag", "\"v1\""),
+                    ("Cache-Control", "max-age=60, stale-while-revalidate=30"),
+                ],
+                body: .data(Data("the fleet".utf8))
+            )
+        }
+        let client = client()
+        _ = try await get(client, "fleet")
+        clock.advance(70)
+        for _ in 0..<3 {
+            let stale = try await get(client, "fleet")
+            #expect(stale.text == "the fleet")
+            #expect(stale.status == "RequestKit; hit; ttl=-10; detail=stale-while-revalidate")
+        }
+        release.fire()
+        await refreshed.wait()
+        // One revalidation for the three stale answers; afterwards the answer is fresh again.
+        // The refreshed answer is stored just after the server's answer arrives, in the background task.
+        var fresh = try await get(client, "fleet")
+        for _ in 0..<400 where fresh.status?.hasPrefix("RequestKit; hit; ttl=-") == true {
+            try await Task.sleep(for: .milliseconds(5))
+            fresh = try await get(client, "fleet")
+        }
+        #expect(fresh.status == "RequestKit; hit; ttl=60")
+        #expect(revalidations.value == 1)
+        // Past the window, the stale answer is revalidated before it is used.
+        clock.advance(100)
+        release.fire()
+        let late = try await get(client, "fleet")
+        #expect(late.status == "RequestKit; fwd=stale; fwd-status=304; stored")
+        #expect(revalidations.value == 2)
+    }
+
     // MARK: - Vary
 
     @Test func varyingAnswersAreKeptPerRequestHeaderValue() async throws {
