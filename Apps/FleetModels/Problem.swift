@@ -72,4 +72,5 @@ public enum ProblemType {
     public static let duplicatePlate = "https://fleet.example/problems/duplicate-plate"
     public static let unavailable = "https://fleet.example/problems/unavailable"
     public static let notAcceptable = "https://fleet.example/problems/not-acceptable"
+    public static let methodNotAllowed = "https://fleet.example/problems/method-not-allowed"
 }

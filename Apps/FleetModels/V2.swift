@@ -133,6 +133,7 @@ public enum V2 {
             .field("make", \.make, VehicleRules.name),
             .field("model", \.model, VehicleRules.name),
             .field("modelYear", \.modelYear, VehicleRules.modelYear),
+            .field("maintenance.lastServiced", \.maintenance?.lastServiced, .ifPresent(VehicleRules.lastServiced)),
         ]
 
         /// A new canonical vehicle from this input.
@@ -191,6 +192,7 @@ public enum V2 {
             .field("make", \.make, .ifPresent(VehicleRules.name)),
             .field("model", \.model, .ifPresent(VehicleRules.name)),
             .field("modelYear", \.modelYear, .ifPresent(VehicleRules.modelYear)),
+            .field("maintenance.lastServiced", \.maintenance?.lastServiced, .ifPresent(VehicleRules.lastServiced)),
             .field("revision", \.revision, .ifPresent(.atLeast(1))),
         ]
 

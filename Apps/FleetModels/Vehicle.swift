@@ -91,4 +91,9 @@ public enum VehicleRules {
 
     /// Model years from the first car (1886) to 2100.
     public static let modelYear = ValidationRule<Int>.range(1886...2100)
+
+    /// Service dates up to now: a minute ahead is tolerated for a client whose clock runs slightly fast.
+    public static let lastServiced = ValidationRule<Date> { value in
+        value.timeIntervalSinceNow > 60 ? "must not be in the future" : nil
+    }
 }

@@ -16,6 +16,9 @@ import ModelKit
 /// | `--durability` | `FLEETD_DURABILITY` | `durability` | `full` |
 /// | `--store-execution` | `FLEETD_STORE_EXECUTION` | `storeExecution` | `suspending` |
 /// | `--read-cache-bytes` | `FLEETD_READ_CACHE_BYTES` | `readCacheBytes` | `16777216` (16 MiB; 0 turns it off) |
+/// | `--idle-timeout` | `FLEETD_IDLE_TIMEOUT` | `idleTimeout` | `30` (seconds a connection may send nothing whole) |
+/// | `--body-timeout` | `FLEETD_BODY_TIMEOUT` | `bodyTimeout` | `30` (seconds from a request's head to its body's end) |
+/// | `--max-connections` | `FLEETD_MAX_CONNECTIONS` | `maxConnections` | `512` |
 /// | `--log-level` | `FLEETD_LOG_LEVEL` | `logLevel` | `info` |
 /// | `--log-format` | `FLEETD_LOG_FORMAT` | `logFormat` | `json` |
 /// | `--config` | `FLEETD_CONFIG` | | `<data dir>/fleetd.json` when it exists |
@@ -57,6 +60,13 @@ public struct FleetConfiguration: Sendable, Hashable {
     public var storeExecution = StoreExecution.suspending
     /// The byte budget of the ``ReadResponseCache``; 0 reads the store for every request.
     public var readCacheBytes = 16 * 1024 * 1024
+    /// Seconds a connection may go without completing a request head or body part (idle between requests, or
+    /// trickling a head byte by byte) before it is closed.
+    public var idleTimeoutSeconds = 30
+    /// Seconds from a request's head to the end of its body, however steadily the body trickles in.
+    public var bodyTimeoutSeconds = 30
+    /// Connections served at once; further ones wait in the listen backlog until one closes.
+    public var maximumConnections = 512
     public var logLevel = Logger.Level.info
     public var logFormat = LogFormat.json
 
@@ -159,6 +169,21 @@ public struct FleetConfiguration: Sendable, Hashable {
             config,
             value throws(ConfigurationError) in
             config.readCacheBytes = try integer(value, "read-cache-bytes", in: 0...(4 * 1024 * 1024 * 1024))
+        },
+        Key(flag: "idle-timeout", environment: "FLEETD_IDLE_TIMEOUT", file: "idleTimeout") {
+            config,
+            value throws(ConfigurationError) in
+            config.idleTimeoutSeconds = try integer(value, "idle-timeout", in: 1...86_400)
+        },
+        Key(flag: "body-timeout", environment: "FLEETD_BODY_TIMEOUT", file: "bodyTimeout") {
+            config,
+            value throws(ConfigurationError) in
+            config.bodyTimeoutSeconds = try integer(value, "body-timeout", in: 1...86_400)
+        },
+        Key(flag: "max-connections", environment: "FLEETD_MAX_CONNECTIONS", file: "maxConnections") {
+            config,
+            value throws(ConfigurationError) in
+            config.maximumConnections = try integer(value, "max-connections", in: 1...1_000_000)
         },
         Key(flag: "log-level", environment: "FLEETD_LOG_LEVEL", file: "logLevel") {
             config,
@@ -318,6 +343,11 @@ public struct FleetConfiguration: Sendable, Hashable {
                                              (FLEETD_STORE_EXECUTION; suspending)
           --read-cache-bytes N               memory for encoded read answers, 0 for none
                                              (FLEETD_READ_CACHE_BYTES; 16777216)
+          --idle-timeout SECONDS             close a connection that completes no request part for this
+                                             long, a trickled head included (FLEETD_IDLE_TIMEOUT; 30)
+          --body-timeout SECONDS             close a connection whose request body has not ended this long
+                                             after its head (FLEETD_BODY_TIMEOUT; 30)
+          --max-connections N                connections served at once (FLEETD_MAX_CONNECTIONS; 512)
           --log-level LEVEL                  trace ... critical (FLEETD_LOG_LEVEL; info)
           --log-format json|text             log lines on standard error (FLEETD_LOG_FORMAT; json)
           --config FILE                      JSON configuration file (FLEETD_CONFIG; default

@@ -1,6 +1,7 @@
 import FleetModels
 import Foundation
 public import Hummingbird
+import HummingbirdCore
 public import LocatorKit
 public import Logging
 import Metrics
@@ -83,11 +84,19 @@ public struct FleetDaemon: Sendable {
     public func makeApplication(
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        Application(
+        let bodyTimeout = TimeAmount.seconds(Int64(configuration.bodyTimeoutSeconds))
+        return Application(
             responder: responder,
+            server: .http1(
+                configuration: HTTP1Channel.Configuration(
+                    additionalChannelHandlers: [BodyTimeoutHandler(timeout: bodyTimeout)],
+                    idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds))
+                )
+            ),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port),
-                serverName: "fleetd"
+                serverName: "fleetd",
+                availableConnectionsDelegate: MaximumAvailableConnections(configuration.maximumConnections)
             ),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger

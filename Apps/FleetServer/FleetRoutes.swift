@@ -53,7 +53,7 @@ public enum FleetRoutes {
         let router = Router()
         let registry = OperationRegistry()
         router.add(middleware: MetricsMiddleware(metrics: metrics))
-        router.add(middleware: ProblemMiddleware())
+        router.add(middleware: ProblemMiddleware(registry: registry))
 
         registry.add(router, .get, "/health") { _, _ in
             let ready = service.isReady
@@ -112,6 +112,22 @@ final class OperationRegistry: Sendable {
     private let registered = Mutex<[FleetOperation]>([])
 
     var operations: [FleetOperation] { registered.withLock { $0 } }
+
+    /// The methods registered for the templates `path` matches (a `{name}` segment matches any one segment), with
+    /// `HEAD` wherever `GET` is served; empty when no template matches.
+    func methods(serving path: String) -> [String] {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+        var methods: Set<String> = []
+        for operation in operations {
+            let template = operation.path.split(separator: "/", omittingEmptySubsequences: true)
+            guard template.count == segments.count,
+                zip(template, segments).allSatisfy({ $0.hasPrefix("{") || $0 == $1 })
+            else { continue }
+            methods.insert(operation.method)
+            if operation.method == "GET" { methods.insert("HEAD") }
+        }
+        return methods.sorted()
+    }
 
     func add(
         _ routes: some RouterMethods<BasicRequestContext>,

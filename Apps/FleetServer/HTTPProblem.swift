@@ -28,6 +28,9 @@ struct HTTPProblem: Error {
 /// Turns every error a route throws, and every request no route matches, into an `application/problem+json`
 /// response, so a client never has to parse an empty or HTML error body.
 struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// The routes, to tell a path served with other methods (405 with `Allow`) from an unknown path (404).
+    let registry: OperationRegistry
+
     func handle(
         _ request: Request,
         context: Context,
@@ -47,6 +50,21 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             let problem: Problem
             switch error.status {
             case .notFound:
+                let allowed = registry.methods(serving: request.uri.path)
+                if !allowed.isEmpty {
+                    var headers = HTTPFields()
+                    headers[.allow] = allowed.joined(separator: ", ")
+                    return Self.response(
+                        Problem(
+                            type: ProblemType.methodNotAllowed,
+                            title: "Method not allowed",
+                            status: 405,
+                            detail:
+                                "\(request.method) is not allowed on \(request.uri.path); allowed: \(allowed.joined(separator: ", "))"
+                        ),
+                        headers: headers
+                    )
+                }
                 problem = Problem(
                     type: ProblemType.notFound,
                     title: "Not found",
@@ -118,11 +136,13 @@ enum JSONCoding {
         return ByteBuffer(bytes: writer.bytes)
     }
 
-    /// `Content-Type: application/json`, plus `eTag` when given.
-    static func headers(eTag: String? = nil) -> HTTPFields {
+    /// `Content-Type: application/json`, plus `eTag` when given, and with `revalidate`, `Cache-Control: no-cache`:
+    /// an answer that changes with every write may be stored by a client but must be revalidated before reuse.
+    static func headers(eTag: String? = nil, revalidate: Bool = false) -> HTTPFields {
         var fields = HTTPFields()
         fields[.contentType] = "application/json"
         if let eTag { fields[.eTag] = eTag }
+        if revalidate { fields[.cacheControl] = "no-cache" }
         return fields
     }
 

@@ -24,6 +24,15 @@ enum RequestBodies {
             buffer = try await body.collect(upTo: maximumBytes)
         } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
             throw tooLarge(maximumBytes)
+        } catch {
+            // The client hung up or broke off its body (a declared length not reached, a chunked body without its
+            // last chunk): its request is incomplete, which is its error, not the daemon's.
+            throw HTTPProblem(
+                400,
+                type: ProblemType.malformedBody,
+                title: "Incomplete body",
+                detail: "the request body ended before it was complete"
+            )
         }
         let bytes = Array(buffer.readableBytesView)
         let json: JSONValue

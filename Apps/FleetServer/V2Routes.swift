@@ -26,15 +26,18 @@ struct V2Routes {
                 after: query.after,
                 limit: query.limit
             )
-            return try await ReadResponseCache.serve(filter.due == nil ? cache : nil, key) {
+            let response = try await ReadResponseCache.serve(filter.due == nil ? cache : nil, key) {
                 let page = try await service.list(filter, after: query.after, limit: query.limit)
                 let body = V2.VehiclePage(
                     items: page.vehicles.map(V2.Vehicle.init(canonical:)),
                     nextCursor: page.continueAfter.map(Cursor.encode)
                 )
                 let bytes = JSONCoding.bytes(capacity: 250 * body.items.count + 64, body.writeJSON)
-                return (JSONCoding.headers(), bytes, service.dueStateChange(of: page.vehicles))
+                // A page has no revision of its own: its entity tag is a digest of its bytes.
+                let headers = JSONCoding.headers(eTag: ETag.digest(of: bytes), revalidate: true)
+                return (headers, bytes, service.dueStateChange(of: page.vehicles))
             }
+            return ETag.answer(request, with: response)
         }
         registry.add(group, .post, "/vehicles", prefix: "/v2") { request, _ in
             let input = try await RequestBodies.decode(
@@ -47,16 +50,17 @@ struct V2Routes {
             headers[.eTag] = ETag.make(created.revision)
             return JSONCoding.response(status: .created, headers: headers, V2.Vehicle(canonical: created).writeJSON)
         }
-        registry.add(group, .get, "/vehicles/:id", prefix: "/v2") { _, context in
+        registry.add(group, .get, "/vehicles/:id", prefix: "/v2") { request, context in
             let id = try RouteInput.vehicleID(context)
-            return try await ReadResponseCache.serve(cache, .vehicle(version: 2, id: id)) {
+            let response = try await ReadResponseCache.serve(cache, .vehicle(version: 2, id: id)) {
                 let vehicle = try await service.vehicle(id)
                 return (
-                    JSONCoding.headers(eTag: ETag.make(vehicle.revision)),
+                    JSONCoding.headers(eTag: ETag.make(vehicle.revision), revalidate: true),
                     JSONCoding.bytes(V2.Vehicle(canonical: vehicle).writeJSON),
                     service.dueStateChange(of: vehicle)
                 )
             }
+            return ETag.answer(request, with: response)
         }
         registry.add(group, .patch, "/vehicles/:id", prefix: "/v2") { request, context in
             let id = try RouteInput.vehicleID(context)
@@ -205,6 +209,40 @@ enum ETag {
     }
 
     static func make(_ revision: Int) -> String { "\"\(revision)\"" }
+
+    /// A strong entity tag for bytes without a revision (a page of a list): their FNV-1a 64-bit digest, in hex.
+    static func digest(of bytes: ByteBuffer) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes.readableBytesView {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        let hex = String(hash, radix: 16)
+        return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
+    }
+
+    /// `304 Not Modified` when the request's `If-None-Match` names the answer's entity tag (or is `*`), with the
+    /// tag and the caching fields but no body (RFC 9110 §13.1.2, §15.4.5); otherwise the answer itself.
+    static func answer(_ request: Request, with response: Response) -> Response {
+        guard let condition = request.headers[.ifNoneMatch], let tag = response.headers[.eTag],
+            matches(condition, tag)
+        else { return response }
+        var headers = HTTPFields()
+        headers[.eTag] = tag
+        if let cacheControl = response.headers[.cacheControl] { headers[.cacheControl] = cacheControl }
+        return Response(status: .notModified, headers: headers)
+    }
+
+    /// Whether an `If-None-Match` list names `tag`, by the weak comparison the field uses.
+    static func matches(_ condition: String, _ tag: String) -> Bool {
+        let opaque = tag.hasPrefix("W/") ? tag.dropFirst(2) : Substring(tag)
+        for candidate in condition.split(separator: ",") {
+            let trimmed = candidate.trimmingCharacters(in: .whitespaces)
+            if trimmed == "*" { return true }
+            let candidateOpaque = trimmed.hasPrefix("W/") ? trimmed.dropFirst(2) : Substring(trimmed)
+            if candidateOpaque == opaque { return true }
+        }
+        return false
+    }
 
     /// The `If-Match` condition, if the header is there; a malformed one is a 400.
     static func ifMatch(_ request: Request) throws -> Condition? {

@@ -80,8 +80,19 @@ struct OpenAPIConformanceTests {
             let created2 = try await client.send(.post, "/v2/vehicles", json: body2)
             try check(v2, "post", "/v2/vehicles", created2)
             let id2 = try #require(try created2.string("id"))
-            try check(v2, "get", "/v2/vehicles", try await client.send(.get, "/v2/vehicles?limit=1"))
-            try check(v2, "get", "/v2/vehicles/{id}", try await client.send(.get, "/v2/vehicles/\(id2)"))
+            let page = try await client.send(.get, "/v2/vehicles?limit=1")
+            try check(v2, "get", "/v2/vehicles", page)
+            let one = try await client.send(.get, "/v2/vehicles/\(id2)")
+            try check(v2, "get", "/v2/vehicles/{id}", one)
+            // Conditional reads of answers the client holds: 304 without a body.
+            for (template, uri, tag) in [
+                ("/v2/vehicles", "/v2/vehicles?limit=1", page.headers[.eTag]),
+                ("/v2/vehicles/{id}", "/v2/vehicles/\(id2)", one.headers[.eTag]),
+            ] {
+                let notModified = try await client.send(.get, uri, headers: [.ifNoneMatch: try #require(tag)])
+                #expect(notModified.status == .notModified)
+                try check(v2, "get", template, notModified)
+            }
             try check(
                 v2,
                 "patch",

@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import InMemoryLogging
 import LocatorKit
 import Logging
 import ModelKit
@@ -19,7 +20,10 @@ struct ServerFixture {
     init(
         folder: URL? = nil,
         maximumBodyBytes: Int = 64 * 1024,
-        maintenanceIntervalMonths: Int = 12
+        maintenanceIntervalMonths: Int = 12,
+        readCacheBytes: Int? = nil,
+        logs: InMemoryLogHandler? = nil,
+        configure: (inout FleetConfiguration) -> Void = { _ in }
     ) throws {
         self.folder = folder ?? Self.makeFolderURL()
         var configuration = FleetConfiguration(environment: [:])
@@ -28,7 +32,10 @@ struct ServerFixture {
         configuration.maximumBodyBytes = maximumBodyBytes
         configuration.maintenanceIntervalMonths = maintenanceIntervalMonths
         configuration.durability = .normal
-        var logger = Logger(label: "fleetd-test")
+        if let readCacheBytes { configuration.readCacheBytes = readCacheBytes }
+        configure(&configuration)
+        var logger =
+            logs.map { handler in Logger(label: "fleetd-test") { _ in handler } } ?? Logger(label: "fleetd-test")
         logger.logLevel = .warning
         daemon = try FleetDaemon(configuration: configuration, logger: logger, token: Self.token)
     }

@@ -124,15 +124,19 @@ public struct ModelDecodingError: Error, Sendable, CustomStringConvertible {
             // Foundation reports a number that fits no integer type (`2020.5` or `1e30` for an `Int`) as "not
             // valid JSON" without a coding path, although the document parsed. When it holds exactly one number
             // that no integer type can take, that is the one: report its path.
+            var expected = Self.expectation(from: context.debugDescription)
             if components.isEmpty, let document {
                 let candidates = FieldPath.nonIntegralNumbers(in: document)
-                if candidates.count == 1 { components = candidates[0] }
+                if candidates.count == 1 {
+                    components = candidates[0]
+                    expected = "an integer"
+                }
             }
             let value = found(at: components)
             self.init(
                 kind: .invalidData,
                 path: FieldPath.render(components),
-                expected: Self.expectation(from: context.debugDescription),
+                expected: expected,
                 found: value.map(FieldPath.describe)
             )
         @unknown default:
@@ -156,11 +160,12 @@ public struct ModelDecodingError: Error, Sendable, CustomStringConvertible {
         return name
     }
 
-    /// The decoder's own message when it states an expectation, otherwise a bounded quote of it.
+    /// The decoder's own message when it states an expectation (ModelKit's decoders word theirs so), otherwise
+    /// "a valid value": Foundation's own sentences ("The given data was not valid JSON.") never reach a message.
     private static func expectation(from debugDescription: String) -> String {
         if debugDescription.hasPrefix("expected") {
             return ModelKitText.truncated(debugDescription, limit: 120)
         }
-        return "a valid value (\(ModelKitText.truncated(debugDescription, limit: 80)))"
+        return "a valid value"
     }
 }

@@ -15,7 +15,7 @@ public struct ClientRequest: Sendable {
     public var timeouts: Timeouts
     /// A short name of the operation for logs, metrics and errors (an endpoint name or `"METHOD path"`).
     public var operation: String
-    /// How the response may be cached, for caching middleware.
+    /// How the request uses the client's HTTP cache (``RequestClient/Configuration/cache``).
     public var cachePolicy: CachePolicy
     /// Whether the client's ``RetryPolicy`` may send this request again (``RetryMode/automatic`` by default).
     public var retryMode = RetryMode.automatic
@@ -36,7 +36,7 @@ public struct ClientRequest: Sendable {
         body: RequestBody? = nil,
         timeouts: Timeouts = Timeouts(),
         operation: String? = nil,
-        cachePolicy: CachePolicy = .none
+        cachePolicy: CachePolicy = .useProtocol
     ) {
         self.method = method
         self.url = url

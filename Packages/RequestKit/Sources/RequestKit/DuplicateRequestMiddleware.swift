@@ -2,18 +2,9 @@ import Foundation
 import HTTPTypes
 import Synchronization
 
-/// A middleware that needs to keep `next` beyond its own call (to run a request that outlives the caller who
-/// started it). The chain hands it an escaping `next` when it is the outermost step.
-protocol EscapingMiddleware: Middleware {
-    func intercept(
-        _ request: ClientRequest,
-        escapingNext next: @escaping @Sendable (ClientRequest) async throws -> ClientResponse
-    ) async throws -> ClientResponse
-}
-
 /// Applies the ``DuplicatePolicy`` of `GET` and `HEAD` requests: rejects a request identical to one in flight, or
 /// lets identical requests share one request to the server. The decisions are an ``InFlightRegistry``'s.
-struct DuplicateRequestMiddleware: EscapingMiddleware {
+struct DuplicateRequestMiddleware: BackgroundMiddleware {
     /// What every waiter of a shared request gets: the response with its body collected.
     struct SharedResponse: Sendable {
         var status: HTTPResponse.Status
@@ -54,9 +45,15 @@ struct DuplicateRequestMiddleware: EscapingMiddleware {
         return try await sendExclusive(request, RequestIdentity(request), next: next)
     }
 
+    /// A shared request outlives the caller that started it, so it needs a `next` it may keep; requests that allow
+    /// duplicates (the default) are passed on without one.
+    func keepsNext(for request: ClientRequest) -> Bool {
+        !(request.duplicatePolicy ?? policy).isAllow
+    }
+
     func intercept(
         _ request: ClientRequest,
-        escapingNext next: @escaping @Sendable (ClientRequest) async throws -> ClientResponse
+        keeping next: @escaping @Sendable (ClientRequest) async throws -> ClientResponse
     ) async throws -> ClientResponse {
         let policy = request.duplicatePolicy ?? self.policy
         guard !policy.isAllow, request.method == .get || request.method == .head else { return try await next(request) }

@@ -38,8 +38,8 @@ public struct Endpoint<Response: Sendable>: Sendable {
     public var body: RequestBody?
     /// What counts as success, and how error bodies decode.
     public var validation = ResponseValidation()
-    /// How the response may be cached (read by caching middleware).
-    public var cachePolicy = CachePolicy.none
+    /// How the request uses the client's HTTP cache (``RequestClient/Configuration/cache``).
+    public var cachePolicy = CachePolicy.useProtocol
     /// Timeouts, or `nil` for the client's.
     public var timeouts: Timeouts?
     /// Whether the client's ``RetryPolicy`` may send the request again.

@@ -7,14 +7,15 @@ import Foundation
 /// response's content codings.
 struct MiddlewareChain: Sendable {
     private let middleware: [any Middleware]
-    /// The outermost step when it needs an escaping `next` (the duplicate-request policy), found once here.
-    private let outermost: (any EscapingMiddleware)?
+    /// For each of `middleware`, the step itself when it keeps `next` beyond its call (the cache's background
+    /// revalidation), found once here rather than by a cast per request.
+    private let background: [(any BackgroundMiddleware)?]
     private let transport: any Transport
     private let decompression: ResponseDecompression
 
     init(middleware: [any Middleware], transport: any Transport, decompression: ResponseDecompression) {
         self.middleware = middleware
-        self.outermost = middleware.first as? any EscapingMiddleware
+        self.background = middleware.map { $0 as? any BackgroundMiddleware }
         self.transport = transport
         self.decompression = decompression
     }
@@ -53,10 +54,11 @@ struct MiddlewareChain: Sendable {
             let response = try await transport.send(request)
             return decompression.decode(response, operation: request.operation)
         }
-        if index == 0, let outermost {
-            return try await outermost.intercept(request) { [self] next in
-                try await self.send(next, from: 1, in: steps, within: environment)
-            }
+        if index < background.count, let step = background[index], step.keepsNext(for: request) {
+            return try await step.intercept(
+                request,
+                keeping: { next in try await self.send(next, from: index + 1, in: steps, within: environment) }
+            )
         }
         return try await steps[index].intercept(request) { next in
             try await self.send(next, from: index + 1, in: steps, within: environment)

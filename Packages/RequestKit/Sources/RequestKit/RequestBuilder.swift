@@ -116,6 +116,14 @@ public struct RequestBuilder: Sendable {
         return copy
     }
 
+    /// Sets how this request uses the client's HTTP cache (``RequestClient/Configuration/cache``); by default
+    /// ``CachePolicy/useProtocol``.
+    public func cachePolicy(_ policy: CachePolicy) -> RequestBuilder {
+        var copy = self
+        copy.descriptor.cachePolicy = policy
+        return copy
+    }
+
     /// Names the operation for logs, metrics and errors.
     public func operation(_ name: String) -> RequestBuilder {
         var copy = self

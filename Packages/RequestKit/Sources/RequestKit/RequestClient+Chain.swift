@@ -5,14 +5,14 @@ extension RequestClient {
     /// duplicate-request policy, the cache, retries, authentication, and the configuration's own ``Middleware``.
     /// Per-request decorators run inside all of these, just before the transport.
     static func assembleMiddleware(_ configuration: Configuration) -> [any Middleware] {
-        // Outermost, so that it is handed an escaping `next` (see `MiddlewareChain`).
+        // Outermost: a shared request must be found before anything else runs for it.
         var steps: [any Middleware] = [
             DuplicateRequestMiddleware(
                 policy: configuration.duplicatePolicy,
                 maximumBodySize: configuration.maximumBodySize
             )
         ]
-        // cache
+        if let cache = configuration.cache { steps.append(cache.middleware) }
         if let retryPolicy = configuration.retryPolicy {
             steps.append(RetryMiddleware(policy: retryPolicy, observers: configuration.observers))
         }

@@ -18,6 +18,9 @@ public struct RequestClient: Sendable {
     public struct Configuration: Sendable {
         /// Middleware in order; the first is the outermost.
         public var middleware: [any Middleware] = []
+        /// The HTTP cache, or `nil` (the default) to cache nothing. It sits outside retries, authentication and
+        /// ``middleware``; each request's ``CachePolicy`` decides how it uses it. See <doc:Caching>.
+        public var cache: HTTPCache?
         /// Observers told about every request.
         public var observers: [any RequestObserver] = []
         /// Decoders by media type for ``ResponseContent``.
@@ -68,9 +71,13 @@ public struct RequestClient: Sendable {
     public let configuration: Configuration
     private let chain: MiddlewareChain
     private let counter: RequestCounter
-    /// The configuration's header fields with the client's own defaults (`Accept-Encoding`) and the sensitive
-    /// ones marked, merged once here instead of for every request.
+    /// The configuration's header fields with the client's own defaults (`Accept-Encoding`, `User-Agent`) and the
+    /// sensitive ones marked, merged once here instead of for every request.
     private let headerFields: HTTPFields
+    /// The same with the default `Accept` of a model (`application/json`) and of content decoded by media type
+    /// (`*/*`), the two every one-call request uses.
+    private let jsonHeaderFields: HTTPFields
+    private let anyHeaderFields: HTTPFields
 
     /// Creates a client.
     public init(
@@ -91,7 +98,27 @@ public struct RequestClient: Sendable {
             headerFields[.acceptEncoding] = ResponseDecompression.acceptEncoding
         }
         Self.markSensitive(&headerFields, configuration.sensitiveHeaderNames)
+        DefaultHeaderFields.fill(&headerFields, accept: nil)
         self.headerFields = headerFields
+        var jsonHeaderFields = headerFields
+        DefaultHeaderFields.fill(&jsonHeaderFields, accept: DefaultHeaderFields.json)
+        self.jsonHeaderFields = jsonHeaderFields
+        var anyHeaderFields = headerFields
+        DefaultHeaderFields.fill(&anyHeaderFields, accept: DefaultHeaderFields.any)
+        self.anyHeaderFields = anyHeaderFields
+    }
+
+    /// The client's header fields with the default `Accept` for `accept`.
+    private func headerFields(accepting accept: String?) -> HTTPFields {
+        switch accept {
+        case nil: return headerFields
+        case DefaultHeaderFields.json: return jsonHeaderFields
+        case DefaultHeaderFields.any: return anyHeaderFields
+        case let accept?:
+            var fields = headerFields
+            DefaultHeaderFields.fill(&fields, accept: accept)
+            return fields
+        }
     }
 
     /// Sends a fully built request through the middleware chain and returns the response with its body unread.
@@ -99,7 +126,8 @@ public struct RequestClient: Sendable {
     /// This is the lowest level of the client: no validation or decoding, and observers are not told. The client
     /// stays locked to its environment here too: a request whose URL is not on the current environment's origin
     /// (scheme, host and port) is refused with ``RequestKitError/Code/invalidPath`` before any middleware sees it.
-    /// Compressed answers are decoded as in every other call.
+    /// `Accept-Encoding` and `User-Agent` are added where the request has none, and compressed answers are decoded,
+    /// as in every other call.
     public func send(_ request: ClientRequest) async throws -> ClientResponse {
         let environment = self.environment.currentEnvironment
         guard environment.contains(request.url) else {
@@ -115,6 +143,7 @@ public struct RequestClient: Sendable {
         if configuration.decompression.isEnabled, request.headerFields[.acceptEncoding] == nil {
             request.headerFields[.acceptEncoding] = ResponseDecompression.acceptEncoding
         }
+        DefaultHeaderFields.fill(&request.headerFields, accept: nil)
         Self.markSensitive(&request.headerFields, configuration.sensitiveHeaderNames)
         return try await chain.send(request, within: environment)
     }
@@ -155,8 +184,9 @@ public struct RequestClient: Sendable {
         } catch {
             throw error.adding(operation: operation, url: nil)
         }
-        var headerFields = self.headerFields
+        var headerFields = self.headerFields(accepting: descriptor.defaultAccept)
         // Merging copies the client's fields; most requests have none of their own, so they share the storage.
+        // A request's own field replaces the client's and the default one of the same name.
         if !descriptor.headerFields.isEmpty {
             for field in descriptor.headerFields {
                 headerFields[fields: field.name] = []
@@ -164,7 +194,6 @@ public struct RequestClient: Sendable {
             headerFields.append(contentsOf: descriptor.headerFields)
             Self.markSensitive(&headerFields, configuration.sensitiveHeaderNames)
         }
-        DefaultHeaderFields.fill(&headerFields, accept: descriptor.defaultAccept)
         var request = ClientRequest(
             method: descriptor.method,
             url: url,

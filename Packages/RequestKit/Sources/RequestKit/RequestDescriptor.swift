@@ -12,7 +12,7 @@ struct RequestDescriptor: Sendable {
     var validation = ResponseValidation()
     var timeouts: Timeouts?
     var operation: String?
-    var cachePolicy = CachePolicy.none
+    var cachePolicy = CachePolicy.useProtocol
     var retryMode = RetryMode.automatic
     var duplicatePolicy: DuplicatePolicy?
     var decorators: [RequestDecorator] = []

@@ -30,6 +30,7 @@ public struct RequestKitError: Error, Sendable, CustomStringConvertible {
             case tlsVerificationFailed
             case authenticationFailed
             case redundantRequest
+            case notCached
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -78,6 +79,9 @@ public struct RequestKitError: Error, Sendable, CustomStringConvertible {
         /// The same request is already in flight and the request's ``DuplicatePolicy`` is
         /// ``DuplicatePolicy/reject``; nothing was sent.
         public static let redundantRequest = Code(.redundantRequest)
+        /// The request's cache policy is ``CachePolicy/onlyIfCached`` and the cache holds no usable answer for it;
+        /// nothing was sent.
+        public static let notCached = Code(.notCached)
 
         public var description: String { value.rawValue }
     }

@@ -1,5 +1,5 @@
-public import Foundation
-public import HTTPTypes
+import Foundation
+import HTTPTypes
 
 /// Which compressed answers a client asks for and decodes, and how large a decoded body may grow.
 ///
@@ -121,7 +121,10 @@ struct DecodedChunks: AsyncSequence, Sendable {
                 }
                 let decoder = try self.decoder ?? Self.makeDecoder(for: owner.coding)
                 self.decoder = decoder
-                var piece = Data(count: DecodedChunks.pieceSize)
+                // Small bodies get small pieces: eight times the compressed bytes left covers most of them.
+                var piece = Data(
+                    count: Swift.min(DecodedChunks.pieceSize, Swift.max(4096, (pending.count - offset) * 8))
+                )
                 let start = offset
                 let (consumed, produced) = try pending.withUnsafeBytes { input in
                     try piece.withUnsafeMutableBytes { output in

@@ -141,7 +141,7 @@ struct EndpointTests {
             _ = try await client.send(FleetAPI.V1.vehicle(7).cachePolicy(.reuse(maxAge: .seconds(300))))
             _ = try await client.send(FleetAPI.V1.vehicle(7))
         }
-        #expect(seen.value == [.reuse(maxAge: .seconds(300)), .none])
+        #expect(seen.value == [.reuse(maxAge: .seconds(300)), .useProtocol])
     }
 
     @Test func endpointsSendWithCallbacks() async throws {

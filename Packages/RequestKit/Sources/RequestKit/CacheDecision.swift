@@ -1,0 +1,64 @@
+import Foundation
+
+/// What the HTTP cache does with a request once it has looked in its store: the pure part of a lookup, decided
+/// from the request's policy and directives, the stored answer and the time.
+enum CacheDecision: Equatable {
+    /// Answer with the stored answer; `stale` when it is past its freshness (only-if-cached or `reuse(maxAge:)`).
+    case hit(stale: Bool)
+    /// Send the request with the stored answer's validators; `byRequest` when the stored answer was fresh but the
+    /// request asked for revalidation (`Cache-Control: no-cache`).
+    case revalidate(byRequest: Bool)
+    /// Answer with the stale stored answer at once and revalidate it in the background: it is within its
+    /// `stale-while-revalidate` window (RFC 5861 section 3).
+    case hitWhileRevalidating
+    /// Nothing usable is stored and the request may not be sent.
+    case notCached
+
+    /// Decides for a request with a stored answer whose variant matches it.
+    static func decide(
+        policy: CachePolicy,
+        requestControl: CacheControl,
+        entry: CachedResponse,
+        now: Date
+    ) -> CacheDecision {
+        let control = CacheControl(entry.headerFields)
+        let age = CacheRules.age(of: entry, at: now)
+        let fresh = age < CacheRules.lifetime(of: entry, control: control)
+        if let maxAge = policy.maxAge, age <= maxAge.timeInterval {
+            return .hit(stale: !fresh)
+        }
+        if policy.answersOnlyFromCache || requestControl.onlyIfCached {
+            if fresh && !control.noCache { return .hit(stale: false) }
+            return control.noCache || control.mustRevalidate ? .notCached : .hit(stale: true)
+        }
+        if fresh, !control.noCache {
+            return requestControl.noCache ? .revalidate(byRequest: true) : .hit(stale: false)
+        }
+        if !fresh, !control.noCache, !control.mustRevalidate, !requestControl.noCache,
+            let window = control.staleWhileRevalidate,
+            age - CacheRules.lifetime(of: entry, control: control) <= TimeInterval(window)
+        {
+            return .hitWhileRevalidating
+        }
+        return .revalidate(byRequest: false)
+    }
+
+    /// Whether a stale answer may stand in for a failed revalidation (RFC 5861 section 4): within the
+    /// `stale-if-error` window of the stored answer or the request, and not marked `must-revalidate` or `no-cache`.
+    static func mayServeStaleOnError(entry: CachedResponse, requestControl: CacheControl, now: Date) -> Bool {
+        let control = CacheControl(entry.headerFields)
+        guard !control.mustRevalidate, !control.noCache else { return false }
+        let window = max(control.staleIfError ?? -1, requestControl.staleIfError ?? -1)
+        guard window >= 0 else { return false }
+        let staleness = CacheRules.age(of: entry, at: now) - CacheRules.lifetime(of: entry, control: control)
+        return staleness <= TimeInterval(window)
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var timeInterval: TimeInterval {
+        let (seconds, attoseconds) = components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,268 @@
+import Foundation
+import HTTPTypes
+
+/// One request through the HTTP cache: looks in the store, decides (``CacheDecision``), forwards or answers, and
+/// stores what comes back.
+struct CacheLookup {
+    let cache: HTTPCache
+    let request: ClientRequest
+
+    private var store: any CacheStore { cache.store }
+
+    /// Runs the request through the cache. `background`, when the chain can give one, sends a request down the
+    /// chain after this call has returned: the revalidation behind a `stale-while-revalidate` answer.
+    func run(
+        next: @Sendable (ClientRequest) async throws -> ClientResponse,
+        background: (@Sendable (ClientRequest) async throws -> ClientResponse)? = nil
+    ) async throws -> ClientResponse {
+        guard CacheRules.isSafe(request.method) else {
+            let response = try await next(request)
+            if (200..<400).contains(response.status.code) {
+                for key in CacheRules.invalidatedKeys(request: request, response: response) {
+                    try? await store.remove(key)
+                }
+            }
+            return Self.reporting(response, "fwd=method")
+        }
+        guard request.method == .get || request.method == .head else {
+            return Self.reporting(try await next(request), "fwd=method")
+        }
+        let policy = request.cachePolicy
+        guard !policy.bypassesCache, !Self.handlesItsOwnValidation(request.headerFields) else {
+            return Self.reporting(try await next(request), "fwd=bypass")
+        }
+        let requestControl = CacheControl(request.headerFields)
+        let key = CacheKey(method: .get, url: request.url)
+        if policy.reloads {
+            return try await forward(
+                request,
+                key: key,
+                requestControl: requestControl,
+                report: "fwd=bypass",
+                next: next
+            )
+        }
+        let variants = (try? await store.entries(for: key)) ?? []
+        var selected: CachedResponse?
+        for variant in variants where CacheRules.varyMatches(variant, request) {
+            if let chosen = selected, chosen.responseTime >= variant.responseTime { continue }
+            selected = variant
+        }
+        let onlyFromCache = policy.answersOnlyFromCache || requestControl.onlyIfCached
+        guard let entry = selected, (100...599).contains(entry.status) else {
+            if onlyFromCache { throw notCached() }
+            let report = variants.isEmpty ? "fwd=miss" : "fwd=vary-miss"
+            return try await forward(request, key: key, requestControl: requestControl, report: report, next: next)
+        }
+        let now = cache.now()
+        switch CacheDecision.decide(policy: policy, requestControl: requestControl, entry: entry, now: now) {
+        case .hit:
+            // `ttl` is the freshness left, negative for a stale answer (RFC 9211 section 2.6).
+            let ttl =
+                CacheRules.lifetime(of: entry, control: CacheControl(entry.headerFields))
+                - CacheRules.age(of: entry, at: now)
+            return answer(entry, at: now, report: "hit; ttl=\(Int(ttl.rounded(.down)))")
+        case .hitWhileRevalidating:
+            guard let background, request.method == .get else {
+                return try await revalidate(entry, requestControl: requestControl, report: "fwd=stale", next: next)
+            }
+            let ttl =
+                CacheRules.lifetime(of: entry, control: CacheControl(entry.headerFields))
+                - CacheRules.age(of: entry, at: now)
+            refreshInBackground(entry, requestControl: requestControl, next: background)
+            return answer(entry, at: now, report: "hit; ttl=\(Int(ttl.rounded(.down))); detail=stale-while-revalidate")
+        case .notCached:
+            throw notCached()
+        case .revalidate(let byRequest):
+            let report = byRequest ? "fwd=request" : "fwd=stale"
+            guard request.method == .get else {
+                return try await forward(request, key: key, requestControl: requestControl, report: report, next: next)
+            }
+            return try await revalidate(entry, requestControl: requestControl, report: report, next: next)
+        }
+    }
+
+    /// Requests that carry their own validators or ask for a range get the server's answer as it is.
+    private static func handlesItsOwnValidation(_ fields: HTTPFields) -> Bool {
+        fields[.range] != nil || fields[.ifNoneMatch] != nil || fields[.ifModifiedSince] != nil
+            || fields[.ifMatch] != nil || fields[.ifUnmodifiedSince] != nil || fields[.ifRange] != nil
+    }
+
+    // MARK: - Forwarding
+
+    /// Sends `outgoing` and stores the answer if it may be stored.
+    private func forward(
+        _ outgoing: ClientRequest,
+        key: CacheKey,
+        requestControl: CacheControl,
+        report: String,
+        next: @Sendable (ClientRequest) async throws -> ClientResponse
+    ) async throws -> ClientResponse {
+        let requestTime = cache.now()
+        let response = try await next(outgoing)
+        return storing(response, key: key, requestControl: requestControl, requestTime: requestTime, report: report)
+    }
+
+    /// `response` with a body that stores the answer once it is complete, if the answer may be stored.
+    private func storing(
+        _ response: ClientResponse,
+        key: CacheKey,
+        requestControl: CacheControl,
+        requestTime: Date,
+        report: String
+    ) -> ClientResponse {
+        let limit = store.maximumBodySize
+        guard CacheRules.isStorable(request: request, requestControl: requestControl, response: response),
+            let varying = CacheRules.varyingValues(of: request, vary: response.headerFields[.vary]),
+            (response.expectedLength ?? 0) <= Int64(limit)
+        else { return Self.reporting(response, report) }
+        let responseTime = cache.now()
+        let entry = CachedResponse(
+            key: key,
+            varyingHeaderValues: varying,
+            status: response.status.code,
+            headerFields: CacheRules.storedFields(response.headerFields),
+            body: Data(),
+            url: response.url,
+            requestTime: requestTime,
+            responseTime: responseTime
+        )
+        let store = self.store
+        var stored = response
+        stored.body = StoringBody.wrap(response.body, limit: limit) { body in
+            var complete = entry
+            complete.body = body
+            try? await store.store(complete)
+        }
+        return Self.reporting(stored, report + "; stored")
+    }
+
+    // MARK: - Revalidation
+
+    private func revalidate(
+        _ entry: CachedResponse,
+        requestControl: CacheControl,
+        report: String,
+        next: @Sendable (ClientRequest) async throws -> ClientResponse
+    ) async throws -> ClientResponse {
+        let conditional = CacheRules.conditional(request, for: entry)
+        let requestTime = cache.now()
+        let response: ClientResponse
+        do {
+            response = try await next(conditional ?? request)
+        } catch {
+            let now = cache.now()
+            guard Self.isUnreachable(error),
+                CacheDecision.mayServeStaleOnError(entry: entry, requestControl: requestControl, now: now)
+            else { throw error }
+            return answer(entry, at: now, report: report + "; detail=stale-if-error")
+        }
+        let responseTime = cache.now()
+        let status = response.status.code
+        if status == 304, conditional != nil {
+            await Self.discard(response.body)
+            guard CacheRules.notModified(response.headerFields, selects: entry) else {
+                // The server's answer is about another representation: ask again for the whole answer.
+                return try await forward(
+                    request,
+                    key: entry.key,
+                    requestControl: requestControl,
+                    report: report,
+                    next: next
+                )
+            }
+            let freshened = CacheRules.freshen(
+                entry,
+                with: response.headerFields,
+                requestTime: requestTime,
+                responseTime: responseTime
+            )
+            try? await store.store(freshened)
+            return answer(freshened, at: responseTime, report: report + "; fwd-status=304; stored")
+        }
+        if CacheRules.errorStatuses.contains(status),
+            CacheDecision.mayServeStaleOnError(entry: entry, requestControl: requestControl, now: responseTime)
+        {
+            await Self.discard(response.body)
+            return answer(entry, at: responseTime, report: report + "; fwd-status=\(status); detail=stale-if-error")
+        }
+        return storing(
+            response,
+            key: entry.key,
+            requestControl: requestControl,
+            requestTime: requestTime,
+            report: report + "; fwd-status=\(status)"
+        )
+    }
+
+    /// Revalidates `entry` in a task of its own, one at a time per stored answer, reading the answer to its end so
+    /// that it is stored.
+    private func refreshInBackground(
+        _ entry: CachedResponse,
+        requestControl: CacheControl,
+        next: @escaping @Sendable (ClientRequest) async throws -> ClientResponse
+    ) {
+        guard cache.beginRefresh(entry.key) else { return }
+        let lookup = self
+        Task {
+            defer { lookup.cache.endRefresh(entry.key) }
+            guard
+                let response = try? await lookup.revalidate(
+                    entry,
+                    requestControl: requestControl,
+                    report: "fwd=stale",
+                    next: next
+                )
+            else { return }
+            await Self.discard(response.body)
+        }
+    }
+
+    /// Errors after which a stale answer may stand in: the server could not be reached or did not answer in time.
+    private static func isUnreachable(_ error: any Error) -> Bool {
+        guard let error = error as? RequestKitError else { return false }
+        return error.code == .connectionRefused || error.code == .transportFailed || error.code == .timedOut
+    }
+
+    /// Reads and drops a body the caller never sees, so its connection can be reused.
+    private static func discard(_ body: ResponseBody) async {
+        do {
+            for try await _ in body {}
+        } catch {
+            // The stored answer is returned either way.
+        }
+    }
+
+    // MARK: - Answers
+
+    /// The stored answer as a response, with its current `Age` and the cache's report.
+    private func answer(_ entry: CachedResponse, at now: Date, report: String) -> ClientResponse {
+        var fields = entry.headerFields
+        fields[.age] = String(Int(max(0, CacheRules.age(of: entry, at: now))))
+        let body = request.method == .head ? ResponseBody.empty : ResponseBody(data: entry.body)
+        let response = ClientResponse(
+            status: HTTPResponse.Status(code: entry.status),
+            headerFields: fields,
+            body: body,
+            url: entry.url
+        )
+        return Self.reporting(response, report)
+    }
+
+    /// `response` with the cache's `Cache-Status` entry added after any of caches before it (RFC 9211).
+    static func reporting(_ response: ClientResponse, _ report: String) -> ClientResponse {
+        var reported = response
+        reported.headerFields.append(HTTPField(name: CacheRules.cacheStatus, value: "RequestKit; " + report))
+        return reported
+    }
+
+    private func notCached() -> RequestKitError {
+        RequestKitError(
+            code: .notCached,
+            subject: request.url.absoluteString,
+            reason: "the request may be answered only from the cache and nothing usable is stored; nothing was sent",
+            operation: request.operation,
+            url: request.url
+        )
+    }
+}

@@ -1,0 +1,108 @@
+public import Foundation
+import HTTPTypes
+import Synchronization
+
+/// A private HTTP cache (RFC 9111) in the client's middleware chain, keeping answers in a ``CacheStore``.
+///
+/// ```swift
+/// var configuration = RequestClient.Configuration()
+/// configuration.cache = HTTPCache(store: MemoryCacheStore(maximumBytes: 16 * 1024 * 1024))
+/// let client = RequestClient(environment: environment, transport: transport, configuration: configuration)
+/// ```
+///
+/// A fresh stored answer is returned without sending anything; a stale one is revalidated with `If-None-Match` or
+/// `If-Modified-Since`; `stale-if-error` answers stand in when the server fails. Every answer the cache handled
+/// carries a `Cache-Status` field (RFC 9211) such as `RequestKit; hit; ttl=60` or
+/// `RequestKit; fwd=stale; fwd-status=304`. Each request's ``CachePolicy`` decides how it uses the cache. See
+/// <doc:Caching>.
+public final class HTTPCache: Sendable {
+    /// Where the answers are kept.
+    public let store: any CacheStore
+    /// The cache's clock.
+    let now: @Sendable () -> Date
+    /// The stored answers being revalidated in the background, so that each is refreshed once at a time.
+    private let refreshing = Mutex<Set<CacheKey>>([])
+
+    /// Creates a cache.
+    ///
+    /// - Parameters:
+    ///   - store: where answers are kept; by default a ``MemoryCacheStore`` with its default bounds.
+    ///   - now: the clock that ages stored answers; tests pass their own.
+    public init(store: any CacheStore = MemoryCacheStore(), now: @escaping @Sendable () -> Date = { Date() }) {
+        self.store = store
+        self.now = now
+    }
+
+    /// Removes the stored answers that can no longer be used without asking the server
+    /// (``CachedResponse/expiry``).
+    public func removeExpired() async throws {
+        try await wrapped { try await store.removeExpired(now: now()) }
+    }
+
+    /// Removes every stored answer.
+    public func removeAll() async throws {
+        try await wrapped { try await store.removeAll() }
+    }
+
+    private func wrapped(_ operation: () async throws -> Void) async throws(RequestKitError) {
+        do {
+            try await operation()
+        } catch let error as RequestKitError {
+            throw error
+        } catch {
+            throw RequestKitError(
+                code: .fileSystem,
+                subject: "HTTP cache",
+                reason: "the cache store failed",
+                underlying: error
+            )
+        }
+    }
+
+    /// Marks `key` as being refreshed; `false` when a refresh of it is already running.
+    func beginRefresh(_ key: CacheKey) -> Bool {
+        refreshing.withLock { $0.insert(key).inserted }
+    }
+
+    func endRefresh(_ key: CacheKey) {
+        _ = refreshing.withLock { $0.remove(key) }
+    }
+
+    /// The cache as a step of the middleware chain.
+    var middleware: any Middleware { CacheMiddleware(cache: self) }
+}
+
+/// ``HTTPCache`` in the middleware chain. The chain hands it a `next` it may keep, for revalidations that run after
+/// the request was answered.
+struct CacheMiddleware: BackgroundMiddleware {
+    let cache: HTTPCache
+
+    func intercept(
+        _ request: ClientRequest,
+        next: @Sendable (ClientRequest) async throws -> ClientResponse
+    ) async throws -> ClientResponse {
+        try await CacheLookup(cache: cache, request: request).run(next: next)
+    }
+
+    func keepsNext(for request: ClientRequest) -> Bool { true }
+
+    func intercept(
+        _ request: ClientRequest,
+        keeping next: @escaping @Sendable (ClientRequest) async throws -> ClientResponse
+    ) async throws -> ClientResponse {
+        try await CacheLookup(cache: cache, request: request).run(next: next, background: next)
+    }
+}
+
+/// A middleware that may use `next` after it has returned: the cache's revalidation in the background, a request
+/// shared by callers who may leave before it ends. The chain calls the escaping form when ``keepsNext(for:)`` says
+/// so, and the plain `Middleware` form otherwise (an escaping `next` costs an allocation per request).
+protocol BackgroundMiddleware: Middleware {
+    /// Whether this request needs the escaping form.
+    func keepsNext(for request: ClientRequest) -> Bool
+
+    func intercept(
+        _ request: ClientRequest,
+        keeping next: @escaping @Sendable (ClientRequest) async throws -> ClientResponse
+    ) async throws -> ClientResponse
+}
