@@ -22,6 +22,8 @@ public struct CommandContext: Sendable {
     /// The connect timeout (at most 1 s for a daemon on loopback): AsyncHTTPClient retries a refused connection
     /// until it passes, so it is also how long "cannot reach fleetd" takes.
     public var connectTimeout: Duration
+    /// What stops `fleet download` early, keeping its partial file (Ctrl-C for the process).
+    public var interruption: Interruption
 
     /// A context; not a terminal unless told.
     public init(
@@ -29,13 +31,15 @@ public struct CommandContext: Sendable {
         output: any OutputSink,
         outputIsTerminal: Bool = false,
         errorIsTerminal: Bool = false,
-        connectTimeout: Duration = .seconds(10)
+        connectTimeout: Duration = .seconds(10),
+        interruption: Interruption = Interruption()
     ) {
         self.environment = environment
         self.output = output
         self.outputIsTerminal = outputIsTerminal
         self.errorIsTerminal = errorIsTerminal
         self.connectTimeout = connectTimeout
+        self.interruption = interruption
     }
 
     /// The running process's context: its environment, standard streams and `isatty`.
@@ -44,7 +48,8 @@ public struct CommandContext: Sendable {
             environment: ProcessInfo.processInfo.environment,
             output: StandardOutput(),
             outputIsTerminal: isatty(STDOUT_FILENO) == 1,
-            errorIsTerminal: isatty(STDERR_FILENO) == 1
+            errorIsTerminal: isatty(STDERR_FILENO) == 1,
+            interruption: .sigint()
         )
     }
 

@@ -13,7 +13,8 @@ public struct DownloadCommand: FleetRunnable {
             The body goes to FILE.partial and is renamed to FILE only when complete, so FILE is never left \
             half-written. A partial file from an interrupted run is continued (Range/If-Range) unless \
             --no-resume is given. URL is a path under the environment (sent with the token) or an absolute URL \
-            (sent without it, unless it is the environment's own origin).
+            (sent without it, unless it is the environment's own origin). On a terminal the progress bar shows the \
+            rate and the time left. Ctrl-C stops the download and keeps FILE.partial: the same command resumes it.
             """
     )
 
@@ -42,13 +43,15 @@ public struct DownloadCommand: FleetRunnable {
                 ? try services.requestClient()
                 : RequestClient(environment: target.environment, transport: try services.transport())
             let result: DownloadResult
+            let path = target.path
+            let resume = resume
             do {
-                result = try await client.download(
-                    target.path,
-                    to: destination,
-                    resume: resume,
-                    progress: { bar.update($0) }
-                )
+                result = try await context.interruption.watching {
+                    try await client.download(path, to: destination, resume: resume, progress: { bar.update($0) })
+                }
+            } catch is Interruption.Interrupted {
+                bar.finish()
+                throw Self.interrupted(destination)
             } catch let error as RequestKitError {
                 bar.finish()
                 if error.code == .unacceptableStatus, let status = error.status {
@@ -74,11 +77,38 @@ public struct DownloadCommand: FleetRunnable {
     }
 }
 
-/// A one-line progress bar on standard error, redrawn at most every 100 ms.
+extension DownloadCommand {
+    /// Exit code after Ctrl-C: 128 + SIGINT, as shells report it.
+    static let interruptedExitCode: Int32 = 130
+
+    /// What an interrupted download says: what it kept, and how to continue.
+    static func interrupted(_ destination: URL) -> CommandFailure {
+        let partial = destination.path + ".partial"
+        let size = (try? FileManager.default.attributesOfItem(atPath: partial)[.size] as? NSNumber)?.int64Value
+        guard let size else {
+            return CommandFailure("interrupted: nothing was kept", exitCode: interruptedExitCode)
+        }
+        return CommandFailure(
+            "interrupted: the partial file \(partial) (\(ProgressBar.size(size))) is kept; run the same command to "
+                + "resume, or add --no-resume to start over",
+            exitCode: interruptedExitCode
+        )
+    }
+}
+
+/// A one-line progress bar on standard error, redrawn at most every 100 ms, with the rate and the time left.
 final class ProgressBar: Sendable {
+    private struct State {
+        var lastDraw: ContinuousClock.Instant?
+        var drawn = false
+        /// The bytes on disk before this run (a resumed partial file), learnt from the first update.
+        var startBytes: Int64?
+    }
+
     private let context: CommandContext
     private let enabled: Bool
-    private let state = Mutex<(lastDraw: ContinuousClock.Instant?, drawn: Bool)>((nil, false))
+    private let started = ContinuousClock.now
+    private let state = Mutex(State())
 
     init(context: CommandContext, enabled: Bool) {
         self.context = context
@@ -89,14 +119,19 @@ final class ProgressBar: Sendable {
         guard enabled else { return }
         let now = ContinuousClock.now
         let complete = progress.totalBytesExpected == progress.totalBytesTransferred
-        let draw = state.withLock { state -> Bool in
-            if !complete, let last = state.lastDraw, now - last < .milliseconds(100) { return false }
+        let startBytes = state.withLock { state -> Int64? in
+            let startBytes = state.startBytes ?? (progress.totalBytesTransferred - progress.bytesTransferred)
+            state.startBytes = startBytes
+            if !complete, let last = state.lastDraw, now - last < .milliseconds(100) { return nil }
             state.lastDraw = now
             state.drawn = true
-            return true
+            return startBytes
         }
-        guard draw else { return }
-        context.output.write("\r" + Self.line(progress), to: .standardError)
+        guard let startBytes else { return }
+        let elapsed = now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let rate = seconds > 0 ? Double(progress.totalBytesTransferred - startBytes) / seconds : nil
+        context.output.write("\r" + Self.line(progress, rate: rate) + "\u{1B}[K", to: .standardError)
     }
 
     func finish() {
@@ -104,13 +139,28 @@ final class ProgressBar: Sendable {
         context.output.write("\n", to: .standardError)
     }
 
-    static func line(_ progress: TransferProgress, width: Int = 30) -> String {
+    /// `[####------] 40% 1.2 MiB of 3.0 MiB, 850.0 KiB/s, 2s left`; the rate and time left once known.
+    static func line(_ progress: TransferProgress, rate: Double?, width: Int = 30) -> String {
         let done = size(progress.totalBytesTransferred)
-        guard let expected = progress.totalBytesExpected, expected > 0 else { return "\(done) received" }
+        let speed = rate.flatMap { $0 > 0 ? ", \(size(Int64($0)))/s" : nil } ?? ""
+        guard let expected = progress.totalBytesExpected, expected > 0 else { return "\(done) received\(speed)" }
         let fraction = min(1, Double(progress.totalBytesTransferred) / Double(expected))
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        return "[\(bar)] \(Int(fraction * 100))% \(done) of \(size(expected))"
+        var text = "[\(bar)] \(Int(fraction * 100))% \(done) of \(size(expected))\(speed)"
+        let remaining = expected - progress.totalBytesTransferred
+        if remaining > 0, let rate, rate > 0 {
+            text += ", \(duration(Double(remaining) / rate)) left"
+        }
+        return text
+    }
+
+    /// `4s`, `2m 05s`, `1h 02m`.
+    static func duration(_ seconds: Double) -> String {
+        let total = Int(min(seconds.rounded(.up), 359_999))
+        if total < 60 { return "\(total)s" }
+        if total < 3600 { return "\(total / 60)m " + String(format: "%02ds", total % 60) }
+        return "\(total / 3600)h " + String(format: "%02dm", total % 3600 / 60)
     }
 
     static func size(_ bytes: Int64) -> String {

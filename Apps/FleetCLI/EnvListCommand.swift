@@ -23,6 +23,7 @@ public struct EnvListCommand: FleetRunnable {
                     "name": .string(environment.name), "url": .string(environment.url),
                     "current": .bool(environment.name == configuration.current),
                     "hasToken": .bool(environment.token != nil),
+                    "tokenFile": environment.tokenFile.map { .string($0) } ?? .null,
                 ])
             }
             context.output.line(JSONValue.array(items).formatted(.pretty))
@@ -34,6 +35,7 @@ public struct EnvListCommand: FleetRunnable {
             let name = environment.name.padding(toLength: width, withPad: " ", startingAt: 0)
             var line = "\(current ? "*" : " ") \(name)  \(environment.url)"
             if environment.token != nil { line += "  (token set)" }
+            if let file = environment.tokenFile { line += "  (token file \(file))" }
             context.output.line(current && context.usesColor ? Style.bold(line) : line)
         }
     }

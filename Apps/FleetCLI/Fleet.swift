@@ -20,10 +20,16 @@ public enum Fleet {
     /// Parses `arguments` (without the program name), runs the command, and returns its exit code
     /// (``FleetExitCode``). Everything is written to `context.output`; nothing is printed directly.
     public static func run(_ arguments: [String], context: CommandContext) async -> Int32 {
+        let arguments = DueShorthand.expand(arguments)
         let command: any ParsableCommand
         do {
             command = try FleetCommand.parseAsRoot(arguments)
         } catch {
+            // An unknown option is the first thing to say, before a required option it may have been meant as.
+            if FleetCommand.exitCode(for: error) != .success, let message = UnknownOption.message(in: arguments) {
+                context.output.line(message, to: .standardError)
+                return FleetExitCode.usage
+            }
             return reportParseError(error, context: context)
         }
         guard let runnable = command as? any FleetRunnable else {
@@ -125,7 +131,7 @@ extension FleetRunnable {
             return result
         } catch {
             await services.shutdown()
-            throw error
+            throw services.explained(error)
         }
     }
 }

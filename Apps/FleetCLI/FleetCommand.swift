@@ -13,9 +13,10 @@ public struct FleetCommand: ParsableCommand {
               Environments live in config.json in $FLEET_CONFIG_DIR, else $XDG_CONFIG_HOME/fleet, else \
             ~/.config/fleet. The built-in environment 'local' is http://127.0.0.1:8080. Offline copies live in \
             $FLEET_DATA_DIR, else $XDG_DATA_HOME/fleet, else ~/.local/share/fleet.
-              The token for writes: --token, else $FLEET_TOKEN, else the environment's token, else (for a daemon on \
-            loopback) the token fleetd wrote to its data folder ($FLEETD_DATA_DIR, else $XDG_DATA_HOME/fleetd, \
-            else ~/.local/share/fleetd).
+              The token for writes: --token, else $FLEET_TOKEN, else the environment's token or token file (fleet \
+            env add --token, --token-file), else, for a daemon on loopback on the default daemon's port \
+            ($FLEETD_PORT, else the port in its fleetd.json, else 8080), the token fleetd wrote to its data folder \
+            ($FLEETD_DATA_DIR, else $XDG_DATA_HOME/fleetd, else ~/.local/share/fleetd).
               Tables and colours only when standard output is a terminal and NO_COLOR is unset.
 
             \(FleetExitCode.helpText)

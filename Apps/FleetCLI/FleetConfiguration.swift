@@ -16,6 +16,9 @@ struct FleetConfiguration: Codable, Sendable, Hashable {
         var url: String
         /// A token for this environment; overridden by `--token` and `FLEET_TOKEN`.
         var token: String?
+        /// A file holding the token (read at each run), such as a fleetd data folder's `token`; used when
+        /// ``token`` is unset.
+        var tokenFile: String?
     }
 
     /// The name of the environment used without `--env`.

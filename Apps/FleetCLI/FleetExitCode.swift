@@ -54,6 +54,7 @@ public enum FleetExitCode {
           5  not found: no such vehicle, environment or path
           6  conflict: stale revision, duplicate plate, precondition failed
           7  validation: the input was refused (field paths are listed)
+          130  fleet download interrupted by Ctrl-C (the partial file is kept)
         """
 }
 

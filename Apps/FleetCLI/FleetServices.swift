@@ -20,6 +20,8 @@ final class FleetServices: Sendable {
     let context: CommandContext
     let configuration: FleetConfiguration
     let environment: ServiceEnvironment
+    /// Where the token came from (or why there is none), for the message of a `401`.
+    let tokenResolution: TokenResolution
     private let transports: TransportHolder
 
     /// Builds the services for one command run.
@@ -43,9 +45,13 @@ final class FleetServices: Sendable {
                 exitCode: FleetExitCode.usage
             )
         }
-        let credentials = Credentials(
-            token: Self.token(options: options, environment: chosen, url: environment.baseURL, context: context)
+        let resolution = TokenResolution.resolve(
+            option: options.token,
+            environment: chosen,
+            url: environment.baseURL,
+            context: context
         )
+        let credentials = Credentials(token: resolution.token)
         // A daemon on loopback answers a connect at once or not at all: there a refused connection is final (no
         // retries until the connect timeout), so "is it running?" comes at once.
         let transports = TransportHolder(
@@ -82,6 +88,7 @@ final class FleetServices: Sendable {
         self.context = context
         self.configuration = configuration
         self.environment = environment
+        self.tokenResolution = resolution
         self.transports = transports
     }
 
@@ -110,6 +117,22 @@ final class FleetServices: Sendable {
         }
     }
 
+    /// `error` with a `401` reworded to name the token that was refused (or why none was sent); others unchanged.
+    func explained(_ error: any Error) -> any Error {
+        guard let error = error as? FleetClientError, error.status == 401 else { return error }
+        return FleetClientError(
+            code: error.code,
+            message: tokenResolution.unauthorizedMessage(
+                environmentName: environment.name,
+                url: environment.baseURL.absoluteString
+            ),
+            status: error.status,
+            problem: error.problem,
+            url: error.url,
+            underlying: error.underlying
+        )
+    }
+
     /// Shuts the transport down if it was created.
     func shutdown() async {
         await transports.shutdown()
@@ -121,24 +144,6 @@ final class FleetServices: Sendable {
         } catch {
             throw CommandFailure("cannot create \(type): \(error)")
         }
-    }
-
-    /// `--token`, else `$FLEET_TOKEN`, else the environment's token, else, for a daemon on loopback, the token
-    /// fleetd wrote into its data folder.
-    static func token(
-        options: GlobalOptions,
-        environment: FleetConfiguration.Environment,
-        url: URL,
-        context: CommandContext
-    ) -> String? {
-        if let token = options.token, !token.isEmpty { return token }
-        if let token = context.environment["FLEET_TOKEN"], !token.isEmpty { return token }
-        if let token = environment.token, !token.isEmpty { return token }
-        guard FleetPaths.isLoopback(url) else { return nil }
-        let file = FleetPaths.daemonDataFolder(context.environment).appendingPathComponent("token")
-        guard let text = try? String(contentsOf: file, encoding: .utf8) else { return nil }
-        let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        return token.isEmpty ? nil : token
     }
 }
 

@@ -21,7 +21,8 @@ public struct GlobalOptions: ParsableArguments {
         help: ArgumentHelp(
             "The bearer token for writes.",
             discussion:
-                "Default: $FLEET_TOKEN, then the environment's token, then fleetd's token file for a loopback daemon."
+                "Default: $FLEET_TOKEN, then the environment's token or token file, then fleetd's token file for a "
+                + "loopback daemon on the default daemon's port."
         )
     )
     public var token: String?

@@ -42,6 +42,9 @@ public struct RequestCommand: FleetRunnable {
 
     public init() {}
 
+    /// The largest response body `fleet request` holds and prints; larger ones are for `fleet download`.
+    static let maximumBodyBytes = 64 * 1024 * 1024
+
     var wantsJSON: Bool { global.json }
 
     public func validate() throws {
@@ -98,7 +101,12 @@ public struct RequestCommand: FleetRunnable {
             let bytes: Data
             do {
                 response = try await client.send(request)
-                bytes = try await response.body.collect(upTo: 64 * 1024 * 1024)
+                bytes = try await response.body.collect(upTo: Self.maximumBodyBytes)
+            } catch let error as RequestKitError where error.code == .bodyTooLarge {
+                throw CommandFailure(
+                    "the response body is larger than \(ProgressBar.size(Int64(Self.maximumBodyBytes))), the most "
+                        + "'fleet request' prints; save it to a file with 'fleet download \(path) --to FILE'"
+                )
             } catch {
                 let requestError =
                     error as? RequestKitError
@@ -113,6 +121,13 @@ public struct RequestCommand: FleetRunnable {
             }
             try printResponse(response, bytes, context: context)
             let code = FleetExitCode.code(forStatus: response.status.code)
+            if response.status.code == 401, target.sameOrigin {
+                let message = services.tokenResolution.unauthorizedMessage(
+                    environmentName: services.environment.name,
+                    url: services.environment.baseURL.absoluteString
+                )
+                throw CommandFailure(message, exitCode: code)
+            }
             if code != FleetExitCode.success {
                 throw CommandFailure("the server answered \(response.status.code)", exitCode: code)
             }

@@ -15,7 +15,7 @@ struct VehicleOutput {
         let rows = vehicles.map { vehicle in
             [
                 vehicle.id.uuidString, vehicle.plate, vehicle.make, vehicle.model, String(vehicle.modelYear),
-                vehicle.maintenance.due ? "yes" : "no", vehicle.maintenance.lastServiced.map(Self.date) ?? "-",
+                vehicle.maintenance.due ? "yes" : "no", vehicle.maintenance.lastServiced.map(Self.date) ?? Self.never,
                 String(vehicle.revision),
             ]
         }
@@ -40,7 +40,7 @@ struct VehicleOutput {
         fields([
             ("id", vehicle.id.uuidString), ("plate", vehicle.plate), ("make", vehicle.make), ("model", vehicle.model),
             ("modelYear", String(vehicle.modelYear)), ("due", vehicle.maintenance.due ? "yes" : "no"),
-            ("lastServiced", vehicle.maintenance.lastServiced.map(Self.date) ?? "never"),
+            ("lastServiced", vehicle.maintenance.lastServiced.map(Self.date) ?? Self.never),
             ("revision", String(vehicle.revision)),
         ])
     }
@@ -104,6 +104,9 @@ struct VehicleOutput {
             context.output.line("\(context.usesColor ? Style.bold(label) : label) \(value)")
         }
     }
+
+    /// What tables, lines and `get` print for a vehicle that was never serviced.
+    static let never = "never"
 
     static func date(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()

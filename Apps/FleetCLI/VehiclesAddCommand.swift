@@ -24,8 +24,8 @@ public struct VehiclesAddCommand: FleetRunnable {
     @Option(name: .customLong("year"), help: "The model year.")
     public var modelYear: Int
 
-    @Flag(help: "Flag the vehicle as due for maintenance.")
-    public var due = false
+    @Option(help: "Flag the vehicle as due for maintenance: --due (the same as --due true) or --due false.")
+    public var due: Bool?
 
     @Option(
         name: .customLong("last-serviced"),
@@ -52,7 +52,7 @@ public struct VehiclesAddCommand: FleetRunnable {
             case .v2:
                 let serviced = try lastServiced.map { try DateArgument.parse($0, option: "--last-serviced") }
                 let maintenance =
-                    due || serviced != nil ? V2.MaintenanceInput(due: due ? true : nil, lastServiced: serviced) : nil
+                    due != nil || serviced != nil ? V2.MaintenanceInput(due: due, lastServiced: serviced) : nil
                 let input = V2.VehicleInput(
                     plate: plate,
                     make: make,
@@ -67,7 +67,7 @@ public struct VehiclesAddCommand: FleetRunnable {
                     make: make,
                     model: model,
                     year: modelYear,
-                    needsMaintenance: due ? true : nil
+                    needsMaintenance: due
                 )
                 try output.one(try await client.v1.create(input))
             }

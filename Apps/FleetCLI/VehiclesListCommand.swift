@@ -18,7 +18,9 @@ public struct VehiclesListCommand: FleetRunnable {
     @Option(name: .customLong("model-year"), help: "Only vehicles of this model year.")
     public var modelYear: Int?
 
-    @Option(help: "Only vehicles that are (true) or are not (false) due for maintenance.")
+    @Option(
+        help: "Only vehicles that are (--due, the same as --due true) or are not (--due false) due for maintenance."
+    )
     public var due: Bool?
 
     @Option(name: .customLong("page-size"), help: "Vehicles per page requested from the v2 API (1-500).")

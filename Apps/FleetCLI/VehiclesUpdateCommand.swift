@@ -32,7 +32,7 @@ public struct VehiclesUpdateCommand: FleetRunnable {
     @Option(name: .customLong("year"), help: "A new model year.")
     public var modelYear: Int?
 
-    @Option(help: "Flag (true) or clear (false) the maintenance flag.")
+    @Option(help: "Flag (--due, the same as --due true) or clear (--due false) the maintenance flag.")
     public var due: Bool?
 
     @Option(name: .customLong("last-serviced"), help: "Record a service: 2024-05-01 or an ISO 8601 time (v2 only).")

@@ -20,7 +20,7 @@ import ModelKit
 /// | `--body-timeout` | `FLEETD_BODY_TIMEOUT` | `bodyTimeout` | `30` (seconds from a request's head to its body's end) |
 /// | `--max-connections` | `FLEETD_MAX_CONNECTIONS` | `maxConnections` | `512` |
 /// | `--log-level` | `FLEETD_LOG_LEVEL` | `logLevel` | `info` |
-/// | `--log-format` | `FLEETD_LOG_FORMAT` | `logFormat` | `json` |
+/// | `--log-format` | `FLEETD_LOG_FORMAT` | `logFormat` | `text` when standard error is a terminal, else `json` |
 /// | `--config` | `FLEETD_CONFIG` | | `<data dir>/fleetd.json` when it exists |
 public struct FleetConfiguration: Sendable, Hashable {
     /// How logs are written to standard error.
@@ -208,10 +208,14 @@ public struct FleetConfiguration: Sendable, Hashable {
     /// The configuration from `arguments` (without the program name), `environment` and the configuration file,
     /// flags first, then the environment, then the file, then defaults.
     ///
+    /// - Parameters:
+    ///   - errorIsTerminal: whether standard error is a terminal (`isatty`, unless told): the default log format is
+    ///     then `text`, else `json`.
     /// - Throws: ``ConfigurationError`` naming the flag, variable or key that is wrong.
     public static func load(
         arguments: [String],
-        environment: [String: String]
+        environment: [String: String],
+        errorIsTerminal: Bool = isatty(STDERR_FILENO) == 1
     ) throws(ConfigurationError) -> Command {
         var flags: [String: String] = [:]
         var configPath: String?
@@ -224,25 +228,31 @@ public struct FleetConfiguration: Sendable, Hashable {
                 throw ConfigurationError("unexpected argument '\(argument)'; see --help")
             }
             var name = String(argument.dropFirst(2))
-            var value: String
+            var value: String?
             if let equals = name.firstIndex(of: "=") {
                 value = String(name[name.index(after: equals)...])
                 name = String(name[..<equals])
-            } else {
+            }
+            // An unknown name is reported as such, whether or not a value follows it.
+            guard name == "config" || keys.contains(where: { $0.flag == name }) else {
+                let known = ["config", "help"] + keys.map(\.flag)
+                let suggestion = NearestName.closest(to: name, among: known).map { "; did you mean --\($0)?" }
+                throw ConfigurationError("unknown option --\(name)\(suggestion ?? "; see --help")")
+            }
+            if value == nil {
                 guard index < arguments.count else { throw ConfigurationError("--\(name) needs a value") }
                 value = arguments[index]
                 index += 1
             }
             if name == "config" {
                 configPath = value
-            } else if keys.contains(where: { $0.flag == name }) {
-                flags[name] = value
             } else {
-                throw ConfigurationError("unknown option --\(name); see --help")
+                flags[name] = value
             }
         }
 
         var configuration = FleetConfiguration(environment: environment)
+        configuration.logFormat = errorIsTerminal ? .text : .json
         // The data directory decides where the default configuration file is, so find it first.
         if let dataDirectory = flags["data-dir"] ?? environment["FLEETD_DATA_DIR"], !dataDirectory.isEmpty {
             configuration.dataDirectory = dataDirectory
@@ -349,12 +359,13 @@ public struct FleetConfiguration: Sendable, Hashable {
                                              after its head (FLEETD_BODY_TIMEOUT; 30)
           --max-connections N                connections served at once (FLEETD_MAX_CONNECTIONS; 512)
           --log-level LEVEL                  trace ... critical (FLEETD_LOG_LEVEL; info)
-          --log-format json|text             log lines on standard error (FLEETD_LOG_FORMAT; json)
+          --log-format json|text             log lines on standard error (FLEETD_LOG_FORMAT; text on a
+                                             terminal, else json)
           --config FILE                      JSON configuration file (FLEETD_CONFIG; default
                                              <data dir>/fleetd.json when it exists)
           -h, --help                         show this text
 
-        EXIT CODES: 0 clean shutdown, 1 runtime failure (store or port), 2 bad configuration.
+        EXIT CODES: 0 clean shutdown, 1 runtime failure (port, data directory or store), 2 bad configuration.
         """
 }
 

@@ -31,7 +31,7 @@ public struct FleetDaemon: Sendable {
     public init(configuration: FleetConfiguration, logger: Logger, token: String? = nil) throws {
         self.configuration = configuration
         self.logger = logger
-        try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+        try Self.prepareDataDirectory(configuration.dataDirectory)
         let token = try token ?? Self.resolveToken(configuration, logger: logger)
         let registry = PrometheusCollectorRegistry()
         locator = try FleetComposition.makeLocator(
@@ -130,18 +130,33 @@ public struct FleetDaemon: Sendable {
         try await group.run()
     }
 
-    /// `fleetd`'s entry point: parses the configuration, sets up logging and metrics, runs. Returns the exit code.
-    public static func main(arguments: [String], environment: [String: String]) async -> Int32 {
+    /// `fleetd`'s entry point: parses the configuration, checks that the port is free and the data directory
+    /// usable (before creating anything), sets up logging and metrics, runs. Returns the exit code: 2 for a bad
+    /// configuration, 1 when the port, the data directory or the store fails, 0 after a clean shutdown.
+    ///
+    /// - Parameters:
+    ///   - errors: where the one-line messages of a failed start go (standard error unless told).
+    public static func main(
+        arguments: [String],
+        environment: [String: String],
+        errors: LogSink = .standardError
+    ) async -> Int32 {
         let command: FleetConfiguration.Command
         do {
             command = try FleetConfiguration.load(arguments: arguments, environment: environment)
         } catch {
-            FileHandle.standardError.write(Data("fleetd: \(error)\n".utf8))
+            errors.write("fleetd: \(error)\n")
             return 2
         }
         guard case .run(let configuration) = command else {
             print(FleetConfiguration.usage)
             return 0
+        }
+        do {
+            try checkStartup(configuration)
+        } catch {
+            errors.write("fleetd: \(error)\n")
+            return 1
         }
         LoggingSystem.bootstrap { label in
             StructuredLogHandler(label: label, level: configuration.logLevel, format: configuration.logFormat)
@@ -162,6 +177,12 @@ public struct FleetDaemon: Sendable {
             logger.info("stopped")
             return 0
         } catch {
+            // Another process may take the port between the check and the bind.
+            if let failure = error as? IOError, failure.errnoCode == EADDRINUSE || failure.errnoCode == EACCES {
+                let address = "\(configuration.host):\(configuration.port)"
+                errors.write("fleetd: \(portError(address: address, errno: failure.errnoCode))\n")
+                return 1
+            }
             logger.critical("fleetd failed", metadata: ["fleetd.error": "\(error)"])
             return 1
         }

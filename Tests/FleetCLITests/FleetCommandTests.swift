@@ -113,8 +113,49 @@ struct FleetCommandTests {
         }
     }
 
-    @Test func theTokenFallsBackToFleetdsTokenFileForALoopbackDaemon() async throws {
+    @Test func dueIsSpeltTheSameInAddUpdateAndListAndNeverServicedReadsTheSameEverywhere() async throws {
         let harness = try CLIHarness()
+        defer { harness.remove() }
+        let fleetd = FakeFleetd()
+        try await fleetd.serve { server in
+            try await harness.use(server.baseURL)
+            let add = ["vehicles", "add", "--make", "Volvo", "--model", "FH", "--year", "2020", "--json"]
+            var created: [V2.Vehicle] = []
+            for (plate, due) in [("D-1", ["--due"]), ("D-2", ["--due", "true"]), ("D-3", ["--due", "false"])] {
+                let outcome = await harness.run(add + ["--plate", plate] + due, environment: token)
+                #expect(outcome.code == 0, "\(due): \(outcome.error)")
+                created.append(try ModelCoding.decode(V2.Vehicle.self, from: Data(outcome.output.utf8)))
+            }
+            #expect(created.map(\.maintenance.due) == [true, true, false])
+
+            let updated = await harness.run(
+                ["vehicles", "update", "--due", created[2].id.uuidString, "--json"],
+                environment: token
+            )
+            #expect(updated.code == 0, "\(updated.error)")
+            #expect(try ModelCoding.decode(V2.Vehicle.self, from: Data(updated.output.utf8)).maintenance.due)
+            let cleared = await harness.run(
+                ["vehicles", "update", created[0].id.uuidString, "--due", "false", "--json"],
+                environment: token
+            )
+            #expect(try ModelCoding.decode(V2.Vehicle.self, from: Data(cleared.output.utf8)).maintenance.due == false)
+
+            let due = await harness.run(["vehicles", "list", "--due"])
+            #expect(due.code == 0, "\(due.error)")
+            #expect(due.output.split(separator: "\n").map { $0.split(separator: "\t")[1] } == ["D-2", "D-3"])
+
+            // Never serviced: the same word in a list, a table and `get`.
+            let piped = await harness.run(["vehicles", "list"])
+            #expect(piped.output.split(separator: "\n").allSatisfy { $0.split(separator: "\t")[6] == "never" })
+            let table = await harness.run(["vehicles", "list"], terminal: true, environment: ["NO_COLOR": "1"])
+            #expect(table.output.contains("  never  "))
+            let shown = await harness.run(["vehicles", "get", created[0].id.uuidString])
+            #expect(shown.output.contains("lastServiced: never"))
+        }
+    }
+
+    @Test func theTokenFallsBackToFleetdsTokenFileForALoopbackDaemonOnItsPort() async throws {
+        var harness = try CLIHarness()
         defer { harness.remove() }
         let daemonFolder = URL(fileURLWithPath: try #require(harness.environment["FLEETD_DATA_DIR"]))
         try FileManager.default.createDirectory(at: daemonFolder, withIntermediateDirectories: true)
@@ -122,6 +163,8 @@ struct FleetCommandTests {
         let fleetd = FakeFleetd()
         try await fleetd.serve { server in
             try await harness.use(server.baseURL)
+            // The default daemon's port: $FLEETD_PORT, else its fleetd.json, else 8080.
+            harness.environment["FLEETD_PORT"] = String(server.port)
             let added = await harness.run([
                 "vehicles", "add", "--plate", "T-1", "--make", "Volvo", "--model", "FH", "--year", "2020",
             ])

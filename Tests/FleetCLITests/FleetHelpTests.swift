@@ -6,7 +6,10 @@ import Testing
 /// `--help` of every command parses, exits with 0 and mentions the command's options.
 struct FleetHelpTests {
     static let cases: [(arguments: [String], mentions: [String])] = [
-        ([], ["vehicles", "sync", "env", "request", "download", "EXIT CODES", "FLEET_TOKEN", "NO_COLOR"]),
+        (
+            [],
+            ["vehicles", "sync", "env", "request", "download", "EXIT CODES", "FLEET_TOKEN", "FLEETD_PORT", "NO_COLOR"]
+        ),
         (["vehicles"], ["list", "get", "add", "update", "remove"]),
         (
             ["vehicles", "list"],
@@ -20,7 +23,7 @@ struct FleetHelpTests {
         (["env"], ["list", "use", "add"]),
         (["env", "list"], ["--json"]),
         (["env", "use"], ["<name>"]),
-        (["env", "add"], ["<name>", "<url>", "--use", "--token"]),
+        (["env", "add"], ["<name>", "<url>", "--use", "--token", "--token-file"]),
         (["request"], ["<method>", "<path>", "--header", "--data", "--data-file", "--include"]),
         (["download"], ["<url>", "--to", "--no-resume", "--resume"]),
     ]
@@ -69,5 +72,49 @@ struct FleetHelpTests {
             #expect(outcome.code == 2, "\(arguments): \(outcome.error)")
             #expect(!outcome.error.isEmpty)
         }
+    }
+}
+
+/// An unknown option is reported first, with the nearest real one.
+struct FleetUnknownOptionTests {
+    @Test(arguments: [
+        (
+            ["vehicles", "add", "--plate", "AB-1", "--colour", "red"],
+            "Error: Unknown option '--colour'.\n  See 'fleet vehicles add --help' for the options.\n"
+        ),
+        (
+            ["vehicles", "add", "--plate", "AB-1", "--mak", "Volvo", "--model", "FH", "--year", "2020"],
+            "Error: Unknown option '--mak'. Did you mean '--make'?\n  See 'fleet vehicles add --help' for the options.\n"
+        ),
+        (
+            ["vehicles", "update", "0190a1b2-0000-7000-8000-000000000000", "--last-service", "2024-05-01"],
+            "Error: Unknown option '--last-service'. Did you mean '--last-serviced'?\n"
+                + "  See 'fleet vehicles update --help' for the options.\n"
+        ),
+        (
+            ["--api", "v1", "vehicles", "list", "--modelyear", "2020"],
+            "Error: Unknown option '--modelyear'. Did you mean '--model-year'?\n"
+                + "  See 'fleet vehicles list --help' for the options.\n"
+        ),
+        (
+            ["download", "files/x", "--too", "x.bin"],
+            "Error: Unknown option '--too'. Did you mean '--to'?\n  See 'fleet download --help' for the options.\n"
+        ),
+    ])
+    func unknownOptionsAreNamedWithTheNearestRealOne(arguments: [String], message: String) async throws {
+        let harness = try CLIHarness()
+        defer { harness.remove() }
+        let outcome = await harness.run(arguments)
+        #expect(outcome.code == 2)
+        #expect(outcome.error == message)
+        #expect(outcome.output.isEmpty)
+    }
+
+    @Test func optionValuesThatLookLikeOptionsAreNotMistakenForThem() async throws {
+        let harness = try CLIHarness()
+        defer { harness.remove() }
+        // A joined value is a value; the error is the unknown environment, not an unknown option.
+        let outcome = await harness.run(["request", "POST", "v2/vehicles", "--data=--x", "--env", "nowhere"])
+        #expect(outcome.code == 5, "\(outcome.error)")
     }
 }

@@ -143,3 +143,71 @@ struct FleetTransferTests {
         }
     }
 }
+
+/// A long download shows its rate and time left, and Ctrl-C keeps the partial file and says how to resume.
+struct FleetInterruptedDownloadTests {
+    @Test func ctrlCKeepsThePartialFileAndSaysTheSameCommandResumes() async throws {
+        let harness = try CLIHarness()
+        defer { harness.remove() }
+        let destination = harness.folder.appendingPathComponent("big.iso")
+        let prefix = Data(repeating: 7, count: 100_000)
+        try await TestServer.withTestServer(handler: { _ in
+            TestResponse(
+                status: 200,
+                headers: [("ETag", "\"big-1\""), ("Content-Type", "application/octet-stream")],
+                body: .stall(prefix: prefix, declaredLength: 10_000_000)
+            )
+        }) { server in
+            let interruption = Interruption()
+            let buffer = OutputBuffer()
+            let context = CommandContext(
+                environment: harness.environment.merging(["NO_COLOR": "1"]) { $1 },
+                output: buffer,
+                errorIsTerminal: true,
+                interruption: interruption
+            )
+            let arguments = ["download", server.baseURL.absoluteString + "big.iso", "--to", destination.path]
+            let run = Task { await Fleet.run(arguments, context: context) }
+            // Wait for a progress line and the whole prefix on disk, then press Ctrl-C.
+            let partial = destination.path + ".partial"
+            func onDisk() -> Int {
+                ((try? FileManager.default.attributesOfItem(atPath: partial))?[.size] as? NSNumber)?.intValue ?? 0
+            }
+            let deadline = ContinuousClock.now + .seconds(20)
+            while !buffer.standardError.contains(" left") || onDisk() < prefix.count, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(buffer.standardError.contains("/s, "), "\(buffer.standardError)")
+            #expect(buffer.standardError.contains(" left"), "\(buffer.standardError)")
+            interruption.interrupt()
+            let code = await run.value
+            #expect(code == 130)
+            #expect(
+                buffer.standardError.hasSuffix(
+                    "\nerror: interrupted: the partial file \(partial) (97.7 KiB) is kept; run the same command to "
+                        + "resume, or add --no-resume to start over\n"
+                ),
+                "\(buffer.standardError)"
+            )
+            #expect(try Data(contentsOf: URL(fileURLWithPath: partial)) == prefix)
+            #expect(!FileManager.default.fileExists(atPath: destination.path))
+        }
+    }
+
+    @Test func aBodyOverRequestsLimitPointsToDownload() async throws {
+        let harness = try CLIHarness()
+        defer { harness.remove() }
+        try await TestServer.withTestServer(handler: { _ in
+            TestResponse(status: 200, body: .generated(byte: 1, count: 64 * 1024 * 1024 + 1))
+        }) { server in
+            let url = server.baseURL.absoluteString + "huge"
+            let outcome = await harness.run(["request", "GET", url])
+            #expect(outcome.code == 1)
+            #expect(
+                outcome.error
+                    == "error: the response body is larger than 64.0 MiB, the most 'fleet request' prints; save it to "
+                    + "a file with 'fleet download \(url) --to FILE'\n"
+            )
+        }
+    }
+}

@@ -33,7 +33,11 @@ struct ConfigurationTests {
         _ arguments: [String],
         _ environment: [String: String]
     ) throws -> FleetConfiguration {
-        let command = try FleetConfiguration.load(arguments: arguments, environment: environment)
+        let command = try FleetConfiguration.load(
+            arguments: arguments,
+            environment: environment,
+            errorIsTerminal: false
+        )
         guard case .run(let configuration) = command else {
             Issue.record("expected a configuration to run with, got \(command)")
             throw ConfigurationError("not a run command")
@@ -44,7 +48,7 @@ struct ConfigurationTests {
     /// The error message `load` throws, or `nil` when it succeeds.
     static func failure(_ arguments: [String], _ environment: [String: String]) -> String? {
         do {
-            _ = try FleetConfiguration.load(arguments: arguments, environment: environment)
+            _ = try FleetConfiguration.load(arguments: arguments, environment: environment, errorIsTerminal: false)
             return nil
         } catch {
             return error.message
@@ -141,6 +145,35 @@ struct ConfigurationTests {
         #expect(try Self.configuration(["--token=abc=defgh"], ["FLEETD_DATA_DIR": folder.path]).token == "abc=defgh")
     }
 
+    @Test("logs are text on a terminal and JSON otherwise, unless a flag, variable or the file says")
+    func logFormatFollowsTheTerminal() throws {
+        let folder = try Folder()
+        let environment = ["FLEETD_DATA_DIR": folder.path]
+        func format(
+            _ arguments: [String],
+            _ extra: [String: String] = [:],
+            terminal: Bool
+        ) throws
+            -> FleetConfiguration.LogFormat
+        {
+            let command = try FleetConfiguration.load(
+                arguments: arguments,
+                environment: environment.merging(extra) { $1 },
+                errorIsTerminal: terminal
+            )
+            guard case .run(let configuration) = command else { throw ConfigurationError("not a run command") }
+            return configuration.logFormat
+        }
+        #expect(try format([], terminal: true) == .text)
+        #expect(try format([], terminal: false) == .json)
+        #expect(try format(["--log-format", "json"], terminal: true) == .json)
+        #expect(try format(["--log-format=text"], terminal: false) == .text)
+        #expect(try format([], ["FLEETD_LOG_FORMAT": "json"], terminal: true) == .json)
+        try folder.write("fleetd.json", #"{"logFormat": "json"}"#)
+        #expect(try format([], terminal: true) == .json)
+        #expect(FleetConfiguration.usage.contains("text on a"))
+    }
+
     @Test("--help and -h ask for the usage text")
     func help() throws {
         #expect(try FleetConfiguration.load(arguments: ["--help"], environment: [:]) == .help)
@@ -155,15 +188,33 @@ struct ConfigurationTests {
         let folder = try Folder()
         let environment = ["FLEETD_DATA_DIR": folder.path]
         let unknown = try #require(Self.failure(["--colour", "red"], environment))
-        #expect(unknown.contains("--colour"))
+        #expect(unknown == "unknown option --colour; see --help")
         let unknownJoined = try #require(Self.failure(["--colour=red"], environment))
-        #expect(unknownJoined.contains("--colour"))
+        #expect(unknownJoined == "unknown option --colour; see --help")
+        // Unknown even without a value after it (not "needs a value").
+        #expect(Self.failure(["--colour"], environment) == "unknown option --colour; see --help")
         let stray = try #require(Self.failure(["serve"], environment))
         #expect(stray.contains("'serve'"))
         let missing = try #require(Self.failure(["--port"], environment))
         #expect(missing.contains("--port needs a value"))
         let missingLast = try #require(Self.failure(["--host", "localhost", "--log-level"], environment))
         #expect(missingLast.contains("--log-level needs a value"))
+    }
+
+    @Test(
+        "an unknown flag suggests the nearest real one",
+        arguments: [
+            (["--prot", "9000"], "unknown option --prot; did you mean --port?"),
+            (["--log-formt=text"], "unknown option --log-formt; did you mean --log-format?"),
+            (["--data-directory", "/tmp/x"], "unknown option --data-directory; did you mean --data-dir?"),
+            (["--max-conections"], "unknown option --max-conections; did you mean --max-connections?"),
+            (["--read-cache"], "unknown option --read-cache; did you mean --read-cache-bytes?"),
+            (["--verbose"], "unknown option --verbose; see --help"),
+        ]
+    )
+    func unknownFlagSuggestions(arguments: [String], message: String) throws {
+        let folder = try Folder()
+        #expect(Self.failure(arguments, ["FLEETD_DATA_DIR": folder.path]) == message)
     }
 
     @Test(

@@ -1,0 +1,35 @@
+/// Why fleetd cannot start with a configuration that is otherwise valid: the port is taken, or the data directory
+/// cannot be used. Its description is one line that names the address or path, says why, and what to do.
+public struct StartupError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kind of failure.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private enum Value: String, Sendable {
+            case portUnavailable, dataDirectoryUnusable
+        }
+
+        private let value: Value
+        private init(_ value: Value) { self.value = value }
+
+        /// The address cannot be bound: in use, not an address of this machine, or a privileged port.
+        public static let portUnavailable = Code(.portUnavailable)
+        /// The data directory is a file, sits below a file, or cannot be created or written.
+        public static let dataDirectoryUnusable = Code(.dataDirectoryUnusable)
+
+        public var description: String { value.rawValue }
+    }
+
+    /// The kind of failure.
+    public let code: Code
+    /// The address (`host:port`) or the path concerned.
+    public let subject: String
+    /// The whole message, in one line.
+    public let message: String
+
+    init(_ code: Code, subject: String, message: String) {
+        self.code = code
+        self.subject = subject
+        self.message = message
+    }
+
+    public var description: String { message }
+}
