@@ -1,4 +1,5 @@
 import ArgumentParser
+import FleetModels
 import Foundation
 import ModelKit
 

@@ -1,3 +1,4 @@
+import FleetModels
 public import Foundation
 public import Logging
 import ModelKit

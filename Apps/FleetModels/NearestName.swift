@@ -1,9 +1,9 @@
-/// The known name closest to a mistyped one, for "did you mean …?" (FleetCLI holds the same helper).
-enum NearestName {
+/// The known name closest to a mistyped one, for the "did you mean …?" of fleetd's and fleet's option errors.
+public enum NearestName {
     /// The name in `names` nearest to `typed` by edit distance (at most two edits, or a third of the typed name's
     /// length), else the one name that begins with `typed` or that `typed` begins with (three characters or more);
     /// `nil` when none is close.
-    static func closest(to typed: String, among names: [String]) -> String? {
+    public static func closest(to typed: String, among names: [String]) -> String? {
         let typed = typed.lowercased()
         let limit = max(2, typed.count / 3)
         let scored = names.map { (name: $0, distance: distance(typed, $0)) }
@@ -17,7 +17,7 @@ enum NearestName {
     }
 
     /// The Levenshtein distance: insertions, deletions and substitutions of characters.
-    static func distance(_ left: String, _ right: String) -> Int {
+    public static func distance(_ left: String, _ right: String) -> Int {
         let left = Array(left)
         let right = Array(right)
         guard !left.isEmpty else { return right.count }
