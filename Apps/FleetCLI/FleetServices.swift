@@ -24,6 +24,18 @@ final class FleetServices: Sendable {
     let tokenResolution: TokenResolution
     private let transports: TransportHolder
 
+    /// How fleet rides out a daemon that is restarting: a refused connection, a connection closed before the
+    /// answer, a `502`/`503`/`504` are tried again for up to 3 seconds, waiting 100 ms, 200 ms, 400 ms… (at most
+    /// 800 ms, with jitter). Reads, replacements and deletions are retried, and so is anything refused before it was
+    /// sent; a create that may have reached the daemon is not. A daemon that is not running at all is reported after
+    /// those 3 seconds.
+    static let retryPolicy = RetryPolicy(
+        maximumAttempts: 10,
+        initialBackoff: .milliseconds(100),
+        maximumBackoff: .milliseconds(800),
+        deadline: .seconds(3)
+    )
+
     /// Builds the services for one command run.
     ///
     /// - Throws: ``CommandFailure`` when `--env` names no environment or the configuration cannot be read.
@@ -70,6 +82,7 @@ final class FleetServices: Sendable {
                 var settings = RequestClient.Configuration()
                 let token = try resolver.resolve(Credentials.self).token
                 settings.middleware = [FleetClient.authorizationDecorator(token: token)]
+                settings.retryPolicy = FleetServices.retryPolicy
                 return RequestClient(
                     environment: try resolver.resolve(EnvironmentService.self),
                     transport: try resolver.resolve(AsyncHTTPClientTransport.self),

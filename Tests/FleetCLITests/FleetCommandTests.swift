@@ -272,3 +272,23 @@ struct FleetCommandTests {
         #expect(await harness.run(["env", "use", "nowhere"]).code == 5)
     }
 }
+
+/// fleet rides out a daemon that is restarting.
+struct FleetRestartTests {
+    @Test(.timeLimit(.minutes(1)))
+    func aCommandSentWhileTheDaemonRestartsSucceedsOnceItIsBack() async throws {
+        let harness = try CLIHarness()
+        defer { harness.remove() }
+        let port = try await closedPort()
+        try await harness.use(try #require(URL(string: "http://127.0.0.1:\(port)")))
+        let fleetd = FakeFleetd()
+        // The command starts while nothing listens; the daemon comes back on the same port a moment later.
+        async let outcome = harness.run(["vehicles", "list", "--json"])
+        try await Task.sleep(for: .milliseconds(400))
+        let server = try await TestServer.start(port: port, handler: { request in fleetd.handle(request) })
+        let result = await outcome
+        try await server.shutdown()
+        #expect(result.code == 0, "\(result.error)")
+        #expect(server.receivedRequests.count == 1)
+    }
+}
