@@ -86,6 +86,7 @@ let package = Package(
                 .product(name: "ModelKit", package: "ModelKit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Benchmarks/RequestKitBenchmarks",
             swiftSettings: sharedSwiftSettings,

@@ -14,6 +14,23 @@ enum CacheDecision: Equatable {
     /// Nothing usable is stored and the request may not be sent.
     case notCached
 
+    /// A stored answer's directives, age and freshness lifetime at one moment: worked out once per lookup, since
+    /// each takes parsing the stored header fields.
+    struct Freshness {
+        let control: CacheControl
+        let age: TimeInterval
+        let lifetime: TimeInterval
+
+        init(_ entry: CachedResponse, at now: Date) {
+            control = CacheControl(entry.headerFields)
+            age = CacheRules.age(of: entry, at: now)
+            lifetime = CacheRules.lifetime(of: entry, control: control)
+        }
+
+        /// The freshness left, negative for a stale answer, in whole seconds (RFC 9211's `ttl`).
+        var ttl: Int { Int((lifetime - age).rounded(.down)) }
+    }
+
     /// Decides for a request with a stored answer whose variant matches it.
     static func decide(
         policy: CachePolicy,
@@ -21,9 +38,14 @@ enum CacheDecision: Equatable {
         entry: CachedResponse,
         now: Date
     ) -> CacheDecision {
-        let control = CacheControl(entry.headerFields)
-        let age = CacheRules.age(of: entry, at: now)
-        let fresh = age < CacheRules.lifetime(of: entry, control: control)
+        decide(policy: policy, requestControl: requestControl, freshness: Freshness(entry, at: now))
+    }
+
+    /// Decides from a stored answer's ``Freshness``.
+    static func decide(policy: CachePolicy, requestControl: CacheControl, freshness: Freshness) -> CacheDecision {
+        let control = freshness.control
+        let age = freshness.age
+        let fresh = age < freshness.lifetime
         if let maxAge = policy.maxAge, age <= maxAge.timeInterval {
             return .hit(stale: !fresh)
         }
@@ -36,7 +58,7 @@ enum CacheDecision: Equatable {
         }
         if !fresh, !control.noCache, !control.mustRevalidate, !requestControl.noCache,
             let window = control.staleWhileRevalidate,
-            age - CacheRules.lifetime(of: entry, control: control) <= TimeInterval(window)
+            age - freshness.lifetime <= TimeInterval(window)
         {
             return .hitWhileRevalidating
         }

@@ -32,7 +32,7 @@ struct CacheLookup {
             return Self.reporting(try await next(request), "fwd=bypass")
         }
         let requestControl = CacheControl(request.headerFields)
-        let key = CacheKey(method: .get, url: request.url)
+        let key = cache.key(for: request.url)
         if policy.reloads {
             return try await forward(
                 request,
@@ -55,22 +55,21 @@ struct CacheLookup {
             return try await forward(request, key: key, requestControl: requestControl, report: report, next: next)
         }
         let now = cache.now()
-        switch CacheDecision.decide(policy: policy, requestControl: requestControl, entry: entry, now: now) {
+        let freshness = CacheDecision.Freshness(entry, at: now)
+        switch CacheDecision.decide(policy: policy, requestControl: requestControl, freshness: freshness) {
         case .hit:
             // `ttl` is the freshness left, negative for a stale answer (RFC 9211 section 2.6).
-            let ttl =
-                CacheRules.lifetime(of: entry, control: CacheControl(entry.headerFields))
-                - CacheRules.age(of: entry, at: now)
-            return answer(entry, at: now, report: "hit; ttl=\(Int(ttl.rounded(.down)))")
+            return answer(entry, age: freshness.age, report: "hit; ttl=" + String(freshness.ttl))
         case .hitWhileRevalidating:
             guard let background, request.method == .get else {
                 return try await revalidate(entry, requestControl: requestControl, report: "fwd=stale", next: next)
             }
-            let ttl =
-                CacheRules.lifetime(of: entry, control: CacheControl(entry.headerFields))
-                - CacheRules.age(of: entry, at: now)
             refreshInBackground(entry, requestControl: requestControl, next: background)
-            return answer(entry, at: now, report: "hit; ttl=\(Int(ttl.rounded(.down))); detail=stale-while-revalidate")
+            return answer(
+                entry,
+                age: freshness.age,
+                report: "hit; ttl=" + String(freshness.ttl) + "; detail=stale-while-revalidate"
+            )
         case .notCached:
             throw notCached()
         case .revalidate(let byRequest):
@@ -237,8 +236,13 @@ struct CacheLookup {
 
     /// The stored answer as a response, with its current `Age` and the cache's report.
     private func answer(_ entry: CachedResponse, at now: Date, report: String) -> ClientResponse {
+        answer(entry, age: CacheRules.age(of: entry, at: now), report: report)
+    }
+
+    /// The stored answer as a response, with `age` as its `Age` and the cache's report.
+    private func answer(_ entry: CachedResponse, age: TimeInterval, report: String) -> ClientResponse {
         var fields = entry.headerFields
-        fields[.age] = String(Int(max(0, CacheRules.age(of: entry, at: now))))
+        fields[.age] = String(Int(max(0, age)))
         let body = request.method == .head ? ResponseBody.empty : ResponseBody(data: entry.body)
         let response = ClientResponse(
             status: HTTPResponse.Status(code: entry.status),

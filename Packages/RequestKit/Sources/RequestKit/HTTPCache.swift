@@ -22,6 +22,10 @@ public final class HTTPCache: Sendable {
     let now: @Sendable () -> Date
     /// The stored answers being revalidated in the background, so that each is refreshed once at a time.
     private let refreshing = Mutex<Set<CacheKey>>([])
+    /// Keys already made from request URLs: normalising a URL costs more than the rest of a lookup. Bounded: it
+    /// starts over when full.
+    private let keys = Mutex<[String: CacheKey]>([:])
+    private static let remembersKeys = 512
 
     /// Creates a cache.
     ///
@@ -57,6 +61,18 @@ public final class HTTPCache: Sendable {
                 underlying: error
             )
         }
+    }
+
+    /// The key of a `GET` of `url`.
+    func key(for url: URL) -> CacheKey {
+        let text = url.absoluteString
+        if let known = keys.withLock({ $0[text] }) { return known }
+        let key = CacheKey(method: .get, url: url)
+        keys.withLock { keys in
+            if keys.count >= Self.remembersKeys { keys.removeAll(keepingCapacity: true) }
+            keys[text] = key
+        }
+        return key
     }
 
     /// Marks `key` as being refreshed; `false` when a refresh of it is already running.

@@ -27,25 +27,37 @@ struct MiddlewareChain: Sendable {
         innermost: [any Middleware] = [],
         within environment: ServiceEnvironment
     ) async throws -> ClientResponse {
+        let lock = HostLock(environment: environment, resolved: request.url.absoluteString)
         if innermost.isEmpty {
-            return try await send(request, from: 0, in: middleware, within: environment)
+            return try await send(request, from: 0, in: middleware, within: lock)
         }
-        return try await send(request, from: 0, in: middleware + innermost, within: environment)
+        return try await send(request, from: 0, in: middleware + innermost, within: lock)
+    }
+
+    /// The origin a request must stay on, and the URL it started with: a URL no middleware changed needs no check
+    /// (comparing the text is a pointer comparison while it is the same string).
+    struct HostLock: Sendable {
+        let environment: ServiceEnvironment
+        let resolved: String
+
+        func admits(_ url: URL) -> Bool {
+            url.absoluteString == resolved || environment.contains(url)
+        }
     }
 
     private func send(
         _ request: ClientRequest,
         from index: Int,
         in steps: [any Middleware],
-        within environment: ServiceEnvironment
+        within lock: HostLock
     ) async throws
         -> ClientResponse
     {
         guard index < steps.count else {
-            guard environment.contains(request.url) else {
+            guard lock.admits(request.url) else {
                 var error = RequestKitError.invalidPath(
                     request.url.absoluteString,
-                    reason: "a middleware sent the request away from \(environment.name); nothing was sent"
+                    reason: "a middleware sent the request away from \(lock.environment.name); nothing was sent"
                 )
                 error.operation = request.operation
                 error.url = request.url
@@ -57,11 +69,11 @@ struct MiddlewareChain: Sendable {
         if index < background.count, let step = background[index], step.keepsNext(for: request) {
             return try await step.intercept(
                 request,
-                keeping: { next in try await self.send(next, from: index + 1, in: steps, within: environment) }
+                keeping: { next in try await self.send(next, from: index + 1, in: steps, within: lock) }
             )
         }
         return try await steps[index].intercept(request) { next in
-            try await self.send(next, from: index + 1, in: steps, within: environment)
+            try await self.send(next, from: index + 1, in: steps, within: lock)
         }
     }
 }

@@ -137,7 +137,8 @@ public final class AsyncHTTPClientTransport: Transport {
         let headDeadline = NIODeadline.now() + (request.timeouts.perAttempt.map(TimeAmount.init) ?? requestTimeout)
         let bodyDeadline = request.timeouts.perAttempt.map { ContinuousClock.now + $0 }
         var hop = request
-        var visited: Set<String> = [request.url.absoluteString]
+        // The URLs already requested; made only when a redirect comes, so a plain request allocates nothing here.
+        var visited: Set<String> = []
         while true {
             let response = try await execute(hop, deadline: headDeadline)
             guard maximumRedirects > 0,
@@ -145,6 +146,7 @@ public final class AsyncHTTPClientTransport: Transport {
             else {
                 return wrap(response, of: hop, requested: request, bodyDeadline: bodyDeadline)
             }
+            if visited.isEmpty { visited.insert(request.url.absoluteString) }
             guard visited.count <= maximumRedirects else {
                 throw RequestKitError(
                     code: .tooManyRedirects,

@@ -12,7 +12,8 @@ struct Redirect {
 
     /// The redirect a response asks for, or `nil` when it asks for none (or for a place a request cannot go).
     init?(status: Int, headers: HTTPHeaders, from request: ClientRequest) {
-        guard [301, 302, 303, 307, 308].contains(status), let location = headers.first(name: "Location"),
+        guard status == 301 || status == 302 || status == 303 || status == 307 || status == 308,
+            let location = headers.first(name: "Location"),
             let target = URL(string: location, relativeTo: request.url)?.absoluteURL,
             let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
             target.host?.isEmpty == false
