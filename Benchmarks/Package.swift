@@ -92,6 +92,15 @@ let package = Package(
             swiftSettings: sharedSwiftSettings,
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // RequestKit's request path in a loop, for a profiler (no benchmark runner around it).
+        .executableTarget(
+            name: "RequestKitProfile",
+            dependencies: [
+                .product(name: "RequestKit", package: "RequestKit")
+            ],
+            path: "Benchmarks/RequestKitProfile",
+            swiftSettings: sharedSwiftSettings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

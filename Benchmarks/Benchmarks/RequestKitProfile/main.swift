@@ -1,0 +1,31 @@
+import Foundation
+import HTTPTypes
+import RequestKit
+
+// A loop over RequestKit's request path with no network, for `perf record` (the benchmark runner's own work hides
+// it in a profile of the benchmark process):
+//   cd Benchmarks && swift build -c release --scratch-path ../.build-bench --product RequestKitProfile
+//   perf record -g ../.build-bench/release/RequestKitProfile 2000000
+
+/// Answers every request at once with the same status-200 response.
+struct CannedTransport: Transport {
+    let body = Data(repeating: 0x61, count: 1024)
+
+    func send(_ request: ClientRequest) async throws -> ClientResponse {
+        var fields = HTTPFields()
+        fields[.contentType] = "application/octet-stream"
+        fields[.contentLength] = String(body.count)
+        return ClientResponse(status: .ok, headerFields: fields, body: ResponseBody(data: body), url: request.url)
+    }
+}
+
+let count = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000_000
+let client = RequestClient(
+    environment: try ServiceEnvironment(name: "canned", baseURL: "http://127.0.0.1/"),
+    transport: CannedTransport()
+)
+let clock = ContinuousClock()
+let elapsed = try await clock.measure {
+    for _ in 0..<count { _ = try await client.get("bytes") }
+}
+print("\(count) GETs, \(elapsed / count) each")
