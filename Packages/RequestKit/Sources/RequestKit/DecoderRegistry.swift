@@ -107,9 +107,9 @@ public struct DecoderRegistry: Sendable {
         let type = UnsafeBufferPointer(rebasing: bytes[..<slash])
         var wildcard: Handler?
         for entry in handlers.reversed() {
-            if entry.pattern.elementsEqual(bytes) { return entry.handler }
+            if Self.equal(entry.pattern, bytes) { return entry.handler }
             if wildcard == nil, let wildcardType = entry.wildcardType,
-                entry.matchesAnyType || wildcardType.elementsEqual(type)
+                entry.matchesAnyType || Self.equal(wildcardType, type)
             {
                 wildcard = entry.handler
             }
@@ -119,12 +119,23 @@ public struct DecoderRegistry: Sendable {
             let suffix = UnsafeBufferPointer(rebasing: bytes[(plus + 1)...])
             let prefix = "application/".utf8
             if let match = handlers.last(where: { entry in
-                entry.pattern.starts(with: prefix) && entry.pattern.dropFirst(prefix.count).elementsEqual(suffix)
+                entry.pattern.count == prefix.count + suffix.count && entry.pattern.starts(with: prefix)
+                    && entry.pattern.dropFirst(prefix.count).elementsEqual(suffix)
             }) {
                 return match.handler
             }
         }
         return wildcard
+    }
+
+    /// Whether `pattern` holds exactly `bytes`: lengths first (most patterns differ there), then `memcmp`, where a
+    /// generic `elementsEqual` stepped through iterators and was a tenth of a request's time.
+    private static func equal(_ pattern: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard pattern.count == bytes.count else { return false }
+        guard let start = bytes.baseAddress, !pattern.isEmpty else { return pattern.isEmpty }
+        return pattern.withUnsafeBufferPointer { stored in
+            stored.baseAddress.map { memcmp($0, start, bytes.count) == 0 } ?? false
+        }
     }
 
     /// Decodes text with the charset of `contentType`; UTF-8 when none is named.
