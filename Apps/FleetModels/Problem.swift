@@ -73,4 +73,5 @@ public enum ProblemType {
     public static let unavailable = "https://fleet.example/problems/unavailable"
     public static let notAcceptable = "https://fleet.example/problems/not-acceptable"
     public static let methodNotAllowed = "https://fleet.example/problems/method-not-allowed"
+    public static let malformedRequest = "https://fleet.example/problems/malformed-request"
 }

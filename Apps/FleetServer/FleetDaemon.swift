@@ -89,7 +89,7 @@ public struct FleetDaemon: Sendable {
             responder: responder,
             server: .http1(
                 configuration: HTTP1Channel.Configuration(
-                    additionalChannelHandlers: [BodyTimeoutHandler(timeout: bodyTimeout)],
+                    additionalChannelHandlers: [MalformedRequestHandler(), BodyTimeoutHandler(timeout: bodyTimeout)],
                     idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds))
                 )
             ),

@@ -52,4 +52,46 @@ struct ProtocolFaultTests {
         let errors = logs.entries.filter { $0.level >= .error }
         #expect(errors.isEmpty, "\(errors.map(\.message))")
     }
+
+    /// Requests the HTTP parser refuses, and the status each gets.
+    static let malformed: [(name: String, request: String, status: Int)] = [
+        (
+            "oversized header",
+            "GET /health HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 100_000))\r\n\r\n", 431
+        ),
+        (
+            "too many headers",
+            "GET /health HTTP/1.1\r\nHost: x\r\n"
+                + (0..<1_200).map { "X-\($0): v\r\n" }.joined() + "\r\n",
+            431
+        ),
+        (
+            "Content-Length and Transfer-Encoding",
+            "POST /v2/vehicles HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+            400
+        ),
+        ("an unknown method", "BREW /v2/vehicles HTTP/1.1\r\nHost: x\r\n\r\n", 501),
+        // The parser sees a TLS handshake as a method it does not know.
+        ("TLS on the plain port", "\u{16}\u{03}\u{01}\u{02}\u{00}\u{01}\u{00}\u{01}\u{fc}\u{03}\u{03}", 501),
+    ]
+
+    @Test(arguments: malformed.map(\.name))
+    func aRequestTheParserRefusesGetsItsStatusAndAProblemBody(name: String) async throws {
+        let (request, status) = try #require(Self.malformed.first { $0.name == name }.map { ($0.request, $0.status) })
+        let logs = InMemoryLogHandler()
+        let fixture = try ServerFixture(logs: logs)
+        try await fixture.withServer { client in
+            let connection = try RawConnection(port: try #require(client.port))
+            try connection.send(request)
+            let answer = connection.receiveResponse()
+            #expect(answer.hasPrefix("HTTP/1.1 \(status) "), "\(answer.prefix(200))")
+            #expect(answer.contains("application/problem+json"))
+            #expect(answer.contains("\"status\":\(status)"))
+            #expect(connection.isClosedByPeer())
+            // The daemon goes on serving.
+            let health = try await client.send(.get, "/health", token: nil)
+            #expect(health.status == .ok)
+        }
+        #expect(logs.entries.filter { $0.level >= .error }.isEmpty)
+    }
 }
