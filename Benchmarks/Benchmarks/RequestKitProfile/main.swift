@@ -5,7 +5,7 @@ import RequestKit
 // A loop over RequestKit's request path with no network, for `perf record` (the benchmark runner's own work hides
 // it in a profile of the benchmark process):
 //   cd Benchmarks && swift build -c release --scratch-path ../.build-bench --product RequestKitProfile
-//   perf record -g ../.build-bench/release/RequestKitProfile 2000000
+//   perf record -g ../.build-bench/release/RequestKitProfile 2000000 [cache]
 
 /// Answers every request at once with the same status-200 response.
 struct CannedTransport: Transport {
@@ -15,14 +15,21 @@ struct CannedTransport: Transport {
         var fields = HTTPFields()
         fields[.contentType] = "application/octet-stream"
         fields[.contentLength] = String(body.count)
+        fields[.cacheControl] = "max-age=3600"
         return ClientResponse(status: .ok, headerFields: fields, body: ResponseBody(data: body), url: request.url)
     }
 }
 
+// `RequestKitProfile N` loops N GETs; `RequestKitProfile N cache` answers them from a fresh cache entry.
 let count = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000_000
+var configuration = RequestClient.Configuration()
+if CommandLine.arguments.dropFirst(2).first == "cache" {
+    configuration.cache = HTTPCache(store: MemoryCacheStore())
+}
 let client = RequestClient(
     environment: try ServiceEnvironment(name: "canned", baseURL: "http://127.0.0.1/"),
-    transport: CannedTransport()
+    transport: CannedTransport(),
+    configuration: configuration
 )
 // Off the main actor, so that no request hops between the main thread and the pool.
 let elapsed = try await Task.detached {

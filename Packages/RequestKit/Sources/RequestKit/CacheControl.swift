@@ -54,31 +54,35 @@ struct CacheControl: Sendable, Equatable {
         }
     }
 
-    /// Splits at commas outside quoted strings.
+    /// Splits at commas outside quoted strings, by UTF-8 byte (both are ASCII, so every split is a character
+    /// boundary); stepping by `Character` was a large part of a cache lookup.
     private static func split(_ text: String) -> [Substring] {
         var parts: [Substring] = []
-        var start = text.startIndex
+        let bytes = text.utf8
+        var start = bytes.startIndex
         var quoted = false
-        var index = text.startIndex
-        while index < text.endIndex {
-            let character = text[index]
-            if character == "\"" {
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
                 quoted.toggle()
-            } else if character == ",", !quoted {
+            } else if byte == UInt8(ascii: ","), !quoted {
                 parts.append(text[start..<index])
-                start = text.index(after: index)
+                start = bytes.index(after: index)
             }
-            index = text.index(after: index)
+            index = bytes.index(after: index)
         }
         parts.append(text[start...])
         return parts
     }
 
     private static func directive(_ part: Substring) -> (String, Substring?) {
-        let trimmed = part.trimmingCharacters(in: .whitespaces)
-        guard let equals = trimmed.firstIndex(of: "=") else { return (trimmed.lowercased(), nil) }
-        let name = trimmed[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
-        var value = Substring(trimmed[trimmed.index(after: equals)...].trimmingCharacters(in: .whitespaces))
+        let trimmed = part.trimmingOptionalWhitespace()
+        guard let equals = trimmed.utf8.firstIndex(of: UInt8(ascii: "=")) else {
+            return (lowercased(trimmed), nil)
+        }
+        let name = lowercased(trimmed[..<equals].trimmingOptionalWhitespace())
+        var value = Substring(trimmed[trimmed.index(after: equals)...].trimmingOptionalWhitespace())
         if value.count >= 2, value.first == "\"", value.last == "\"" {
             value = value.dropFirst().dropLast()
         }
@@ -87,7 +91,19 @@ struct CacheControl: Sendable, Equatable {
 
     /// A delta-seconds value; an invalid one counts as 0 (stale), as RFC 9111 section 4.2.1 asks.
     private static func seconds(_ value: Substring?) -> Int {
-        guard let value, !value.isEmpty, value.allSatisfy({ $0.isASCII && $0.isNumber }) else { return 0 }
-        return Int(value).map { min($0, largestDelta) } ?? largestDelta
+        guard let value, !value.isEmpty else { return 0 }
+        var seconds = 0
+        for byte in value.utf8 {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return 0 }
+            // Past the largest delta, the value is the largest delta (RFC 9111 section 1.2.2).
+            seconds = min(seconds * 10 + Int(byte - UInt8(ascii: "0")), largestDelta)
+        }
+        return seconds
+    }
+
+    /// `text` in lower case; the copy is made only when it holds an upper-case letter (directives almost never do).
+    private static func lowercased(_ text: Substring) -> String {
+        text.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
+            ? text.lowercased() : String(text)
     }
 }

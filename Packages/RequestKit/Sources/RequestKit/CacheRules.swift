@@ -39,7 +39,7 @@ enum CacheRules {
     /// The corrected initial age (RFC 9111 section 4.2.3).
     static func initialAge(of entry: CachedResponse) -> TimeInterval {
         let apparentAge = max(0, entry.responseTime.timeIntervalSince(dateValue(of: entry)))
-        let ageValue = entry.headerFields[.age].flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+        let ageValue = entry.headerFields[.age].flatMap { TimeInterval($0.trimmingOptionalWhitespace()) } ?? 0
         let responseDelay = max(0, entry.responseTime.timeIntervalSince(entry.requestTime))
         return max(apparentAge, max(0, ageValue) + responseDelay)
     }
@@ -87,7 +87,7 @@ enum CacheRules {
 
     /// The field names of a `Vary` value, lowercased.
     static func varyNames(_ value: String) -> [String] {
-        value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter {
+        value.split(separator: ",").map { $0.trimmingOptionalWhitespace().lowercased() }.filter {
             !$0.isEmpty
         }
     }
@@ -112,7 +112,7 @@ enum CacheRules {
     }
 
     private static func normalised(_ value: String) -> String {
-        value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
+        value.split(separator: ",").map { $0.trimmingOptionalWhitespace() }.joined(separator: ", ")
     }
 
     /// The response's header fields as stored.
@@ -145,8 +145,8 @@ enum CacheRules {
     }
 
     private static func weakComparable(_ tag: String) -> String {
-        let trimmed = tag.trimmingCharacters(in: .whitespaces)
-        return trimmed.hasPrefix("W/") ? String(trimmed.dropFirst(2)) : trimmed
+        let trimmed = tag.trimmingOptionalWhitespace()
+        return trimmed.hasPrefix("W/") ? String(trimmed.dropFirst(2)) : String(trimmed)
     }
 
     /// `entry` freshened by a `304` (RFC 9111 sections 3.2 and 4.3.4): the `304`'s header fields replace the

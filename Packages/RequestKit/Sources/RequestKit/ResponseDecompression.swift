@@ -46,7 +46,7 @@ public struct ResponseDecompression: Sendable, Hashable {
     func decode(_ response: ClientResponse, operation: String) -> ClientResponse {
         guard isEnabled, let header = response.headerFields[.contentEncoding] else { return response }
         // Codings are listed in the order they were applied; "identity" adds nothing.
-        let codings = header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let codings = header.split(separator: ",").map { $0.trimmingOptionalWhitespace().lowercased() }
             .filter { !$0.isEmpty && $0 != "identity" }
         guard !codings.isEmpty else { return response }
         var decoded = response
