@@ -5,30 +5,39 @@ import RequestKit
 // A loop over RequestKit's request path with no network, for `perf record` (the benchmark runner's own work hides
 // it in a profile of the benchmark process):
 //   cd Benchmarks && swift build -c release --scratch-path ../.build-bench --product RequestKitProfile
-//   perf record -g ../.build-bench/release/RequestKitProfile 2000000 [cache]
+//   perf record -g ../.build-bench/release/RequestKitProfile 2000000 [cache|chain]
 
 /// Answers every request at once with the same status-200 response.
 struct CannedTransport: Transport {
     let body = Data(repeating: 0x61, count: 1024)
+    let cacheable: Bool
 
     func send(_ request: ClientRequest) async throws -> ClientResponse {
         var fields = HTTPFields()
         fields[.contentType] = "application/octet-stream"
         fields[.contentLength] = String(body.count)
-        fields[.cacheControl] = "max-age=3600"
+        if cacheable { fields[.cacheControl] = "max-age=3600" }
         return ClientResponse(status: .ok, headerFields: fields, body: ResponseBody(data: body), url: request.url)
     }
 }
 
-// `RequestKitProfile N` loops N GETs; `RequestKitProfile N cache` answers them from a fresh cache entry.
+// `RequestKitProfile N` loops N GETs; `… N cache` answers them from a fresh cache entry; `… N chain` sends them
+// through the duplicate policy, the cache (a miss: the answer carries no freshness), retry and authentication.
 let count = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000_000
+let mode = CommandLine.arguments.dropFirst(2).first
 var configuration = RequestClient.Configuration()
-if CommandLine.arguments.dropFirst(2).first == "cache" {
+if mode == "cache" || mode == "chain" || mode == "miss" {
     configuration.cache = HTTPCache(store: MemoryCacheStore())
+}
+if mode == "chain" || mode == "retry" {
+    configuration.retryPolicy = RetryPolicy()
+}
+if mode == "chain" || mode == "auth" {
+    configuration.authenticator = BearerTokenAuthenticator(token: "profile-token") { _ in "profile-token-2" }
 }
 let client = RequestClient(
     environment: try ServiceEnvironment(name: "canned", baseURL: "http://127.0.0.1/"),
-    transport: CannedTransport(),
+    transport: CannedTransport(cacheable: mode == "cache"),
     configuration: configuration
 )
 // Off the main actor, so that no request hops between the main thread and the pool.

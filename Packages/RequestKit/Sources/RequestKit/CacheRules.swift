@@ -81,8 +81,16 @@ enum CacheRules {
         {
             return false
         }
-        return control.maxAge != nil || response.headerFields[.expires] != nil || control.isPublic
-            || control.isPrivate || heuristicallyCacheable.contains(status)
+        let fields = response.headerFields
+        guard
+            control.maxAge != nil || fields[.expires] != nil || control.isPublic || control.isPrivate
+                || heuristicallyCacheable.contains(status)
+        else { return false }
+        // An answer that says nothing about caching (no `Cache-Control`, no `Expires`) and has nothing to
+        // revalidate it with is used again only by a request that forces reuse (`reuse(maxAge:)`); for the others,
+        // storing it would only cost a copy of its body. (Heuristic freshness needs `Last-Modified`, a validator.)
+        return fields[.cacheControl] != nil || fields[.expires] != nil || fields[.eTag] != nil
+            || fields[.lastModified] != nil || request.cachePolicy.maxAge != nil
     }
 
     /// The field names of a `Vary` value, lowercased.
