@@ -61,17 +61,8 @@ struct AuthenticationMiddleware<A: Authenticator>: Middleware {
     private func apply(_ credential: A.Credential, to request: inout ClientRequest) throws {
         do {
             try authenticator.apply(credential, to: &request)
-        } catch let error as RequestKitError {
-            throw error
         } catch {
-            throw RequestKitError(
-                code: .refused,
-                subject: request.url.absoluteString,
-                reason: "the authenticator refused the request",
-                operation: request.operation,
-                url: request.url,
-                underlying: error
-            )
+            throw RequestKitError.refusing(request, because: error, reason: "the authenticator refused the request")
         }
     }
 

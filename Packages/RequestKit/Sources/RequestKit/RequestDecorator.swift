@@ -27,17 +27,8 @@ public struct RequestDecorator: Middleware {
         var decorated = request
         do {
             try await decorate(&decorated)
-        } catch let error as RequestKitError {
-            throw error
         } catch {
-            throw RequestKitError(
-                code: .refused,
-                subject: request.url.absoluteString,
-                reason: "a request decorator refused the request",
-                operation: request.operation,
-                url: request.url,
-                underlying: error
-            )
+            throw RequestKitError.refusing(request, because: error, reason: "a request decorator refused the request")
         }
         return try await next(decorated)
     }

@@ -33,4 +33,18 @@ extension RequestKitError {
             underlying: error
         )
     }
+
+    /// `error`, thrown by a step that changes a request before it is sent (a decorator, an authenticator), as
+    /// ``RequestKitError/Code/refused`` with `reason`; a `RequestKitError` is kept as it is.
+    static func refusing(_ request: ClientRequest, because error: any Error, reason: String) -> RequestKitError {
+        if let error = error as? RequestKitError { return error }
+        return RequestKitError(
+            code: .refused,
+            subject: request.url.absoluteString,
+            reason: reason,
+            operation: request.operation,
+            url: request.url,
+            underlying: error
+        )
+    }
 }
