@@ -89,8 +89,11 @@ public enum VehicleRules {
         return value.count > 64 ? "must be at most 64 characters" : nil
     }
 
-    /// Model years from the first car (1886) to 2100.
-    public static let modelYear = ValidationRule<Int>.range(1886...2100)
+    /// The model years a vehicle can have: from the first car (1886) to 2100.
+    public static let modelYears = 1886...2100
+
+    /// Model years in ``modelYears``.
+    public static let modelYear = ValidationRule<Int>.range(modelYears)
 
     /// Service dates up to now: a minute ahead is tolerated for a client whose clock runs slightly fast.
     public static let lastServiced = ValidationRule<Date> { value in

@@ -73,6 +73,16 @@ public final class FleetService: Sendable {
         return policy.applied(to: vehicle, at: now())
     }
 
+    /// The vehicle as stored, after checking the revision as `check` says: what a change that changes nothing
+    /// answers. Nothing is written, so the revision stays.
+    public func unchanged(_ id: ModelID<Vehicle>, check: RevisionCheck) async throws(FleetError) -> Vehicle {
+        guard let vehicle = try await repository.vehicle(id: id) else {
+            throw Self.notFound(id)
+        }
+        try Self.check(check, against: vehicle)
+        return policy.applied(to: vehicle, at: now())
+    }
+
     /// Up to `limit` vehicles in plate order after `plate`, filtered, with the plate to continue after when more
     /// follow. `limit` `nil` lists all.
     public func list(

@@ -83,16 +83,12 @@ struct V2Routes {
                     )
                 )
             }
-            if patch.isEmpty {
-                throw HTTPProblem(
-                    422,
-                    type: ProblemType.validation,
-                    title: "Validation failed",
-                    detail: "the patch changes nothing",
-                    errors: [Problem.FieldError(path: "", message: "give at least one member to change")]
-                )
-            }
-            let updated = try await service.update(id, check: check, newPlate: patch.plate) { patch.applied(to: $0) }
+            // A patch with no member to change is a valid merge patch that changes nothing (RFC 7396): the
+            // revision is still checked, and the vehicle is answered as stored, without a write.
+            let updated =
+                patch.isEmpty
+                ? try await service.unchanged(id, check: check)
+                : try await service.update(id, check: check, newPlate: patch.plate) { patch.applied(to: $0) }
             return JSONCoding.response(
                 headers: [.eTag: ETag.make(updated.revision)],
                 V2.Vehicle(canonical: updated).writeJSON
@@ -145,10 +141,18 @@ struct ListQuery {
             }
         }
         if let text = values["modelYear"] {
-            if let year = Int(text) {
+            // A year no vehicle can have is refused rather than answered with an empty page, as the rule for
+            // stored vehicles (and the OpenAPI document) bound it.
+            let years = VehicleRules.modelYears
+            if let year = Int(text), years.contains(year) {
                 filter.modelYear = year
             } else {
-                errors.append(.init(path: "query.modelYear", message: "must be an integer"))
+                errors.append(
+                    .init(
+                        path: "query.modelYear",
+                        message: "must be an integer from \(years.lowerBound) to \(years.upperBound)"
+                    )
+                )
             }
         }
         if let text = values["due"] {
@@ -190,14 +194,41 @@ enum Cursor {
 
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
+    /// The plate a cursor continues after, or `nil` when `cursor` is not of the form the daemon gives out
+    /// (`cDE6` — the encoded `p1:` — followed by base64url characters, at most 128 in all). Any cursor of that form
+    /// is a position in the list: bits that do not fill a byte are ignored and bytes that are not UTF-8 are
+    /// replaced, as a plate only orders the list.
     static func decode(_ cursor: String) -> String? {
-        guard cursor.count <= 128 else { return nil }
-        var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8),
-            text.hasPrefix("p1:")
+        let characters = Array(cursor.utf8)
+        guard characters.count <= 128 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(characters.count * 3 / 4)
+        var accumulator: UInt32 = 0
+        var bits = 0
+        for character in characters {
+            guard let value = sextet(character) else { return nil }
+            accumulator = accumulator << 6 | UInt32(value)
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                bytes.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+            }
+        }
+        guard bytes.count >= 3, bytes[0] == UInt8(ascii: "p"), bytes[1] == UInt8(ascii: "1"),
+            bytes[2] == UInt8(ascii: ":")
         else { return nil }
-        return String(text.dropFirst(3))
+        return String(decoding: bytes[3...], as: UTF8.self)
+    }
+
+    private static func sextet(_ character: UInt8) -> UInt8? {
+        switch character {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): character - UInt8(ascii: "A")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): character - UInt8(ascii: "a") + 26
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0") + 52
+        case UInt8(ascii: "-"): 62
+        case UInt8(ascii: "_"): 63
+        default: nil
+        }
     }
 }
 
@@ -248,10 +279,7 @@ enum ETag {
     static func ifMatch(_ request: Request) throws -> Condition? {
         guard let value = request.headers[.ifMatch]?.trimmingCharacters(in: .whitespaces) else { return nil }
         if value == "*" { return .any }
-        guard value.count >= 3, value.hasPrefix("\""), value.hasSuffix("\""),
-            let revision = Int(value.dropFirst().dropLast()),
-            revision >= 1
-        else {
+        guard let revision = revision(inTag: value) else {
             throw HTTPProblem(
                 400,
                 type: ProblemType.badQuery,
@@ -261,5 +289,20 @@ enum ETag {
             )
         }
         return .revision(revision)
+    }
+
+    /// The revision a strong entity tag names: `"3"`, digits without a sign or a leading zero, at most 18 of them
+    /// (another spelling such as `"03"` is another tag, never revision 3).
+    static func revision(inTag tag: String) -> Int? {
+        let bytes = Array(tag.utf8)
+        guard bytes.count >= 3, bytes.count <= 20, bytes.first == UInt8(ascii: "\""), bytes.last == UInt8(ascii: "\""),
+            bytes[1] != UInt8(ascii: "0")
+        else { return nil }
+        var revision = 0
+        for byte in bytes[1..<(bytes.count - 1)] {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            revision = revision * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return revision
     }
 }

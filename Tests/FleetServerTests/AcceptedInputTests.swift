@@ -102,4 +102,81 @@ struct AcceptedInputTests {
             #expect(read == created)
         }
     }
+
+    @Test("a patch that changes nothing checks the revision and answers the vehicle as stored, writing nothing")
+    func patchChangingNothing() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.withServer { client in
+            let created = try await client.createV2(plate: "SAME-1")
+            let path = "/v2/vehicles/\(created.id.uuidString.lowercased())"
+            for (body, ifMatch) in [(#"{"revision": 1}"#, nil), ("{}", #""1""#), (#"{"maintenance": {}}"#, "*")] {
+                var headers = HTTPFields()
+                if let ifMatch { headers[.ifMatch] = ifMatch }
+                let response = try await client.send(.patch, path, json: body, headers: headers)
+                #expect(response.status == .ok, "\(body): \(response.text)")
+                #expect(response.headers[.eTag] == #""1""#)
+                #expect(try response.decode(V2.Vehicle.self) == created)
+            }
+            let read = try await client.send(.get, path, token: nil)
+            #expect(try read.decode(V2.Vehicle.self).revision == 1)
+        }
+    }
+
+    @Test("If-Match: * changes or removes whatever revision is stored")
+    func ifMatchAny() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.withServer { client in
+            let created = try await client.createV2(plate: "ANY-1")
+            let path = "/v2/vehicles/\(created.id.uuidString.lowercased())"
+            _ = try await client.send(.patch, path, json: #"{"model": "FH13", "revision": 1}"#)
+            let patched = try await client.send(.patch, path, json: #"{"model": "FH16"}"#, headers: [.ifMatch: "*"])
+            #expect(patched.status == .ok, "\(patched.text)")
+            #expect(try patched.decode(V2.Vehicle.self).revision == 3)
+            let removed = try await client.send(.delete, path, headers: [.ifMatch: "*"])
+            #expect(removed.status == .noContent)
+        }
+    }
+
+    @Test("any cursor of the form the daemon gives out is a position in the list")
+    func cursorsOfTheDaemonsForm() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.withServer { client in
+            for plate in ["A 1", "B 1", "C 1"] { _ = try await client.createV2(plate: plate) }
+            // "cDE6" is "p1:"; "Qg" is "B" with four spare bits; "_w" is a byte that is not UTF-8 (read as U+FFFD).
+            for (cursor, plates) in [
+                ("cDE6Qg", ["B 1", "C 1"]), ("cDE6QiAx", ["C 1"]), ("cDE6", ["A 1", "B 1", "C 1"]), ("cDE6_w", []),
+            ] {
+                let response = try await client.send(.get, "/v2/vehicles?cursor=\(cursor)", token: nil)
+                #expect(response.status == .ok, "\(cursor): \(response.text)")
+                let page = try response.decode(V2.VehiclePage.self)
+                #expect(page.items.map(\.plate) == plates, "\(cursor)")
+            }
+        }
+    }
+
+    @Test("null for an optional member is the same as leaving it out, in both versions")
+    func nullMembers() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.withServer { client in
+            let created = try await client.createV2(plate: "NULL-1", maintenance: #"{"lastServiced": null}"#)
+            #expect(created.maintenance.lastServiced == nil)
+            let v1 = try await client.send(
+                .post,
+                "/v1/vehicles",
+                json: #"{"tag": "NULL-2", "make": "Volvo", "model": "FH", "year": 2020, "needsMaintenance": null}"#
+            )
+            #expect(v1.status == .created, "\(v1.text)")
+            #expect(try v1.jsonValue()["needsMaintenance"] == .bool(false))
+            let patched = try await client.send(
+                .patch,
+                "/v2/vehicles/\(created.id.uuidString.lowercased())",
+                json: #"{"plate": null, "make": "DAF", "maintenance": {"due": null}, "revision": 1}"#
+            )
+            #expect(patched.status == .ok, "\(patched.text)")
+            let vehicle = try patched.decode(V2.Vehicle.self)
+            #expect(vehicle.plate == "NULL-1")
+            #expect(vehicle.make == "DAF")
+            #expect(vehicle.maintenance.due == created.maintenance.due)
+        }
+    }
 }

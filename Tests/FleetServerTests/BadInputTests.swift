@@ -314,23 +314,20 @@ struct BadInputTests {
             paths: ["revision", "plate", "make", "model", "modelYear"]
         ),
         .init(
-            "patch changing nothing",
+            "patch changing nothing, on a stale revision",
             .patch,
             "/v2/vehicles/{id}",
-            body: #"{"revision": 1}"#,
-            status: 422,
-            type: validation,
-            paths: [""]
+            body: #"{"revision": 7}"#,
+            status: 409,
+            type: ProblemType.conflict
         ),
         .init(
-            "patch with an empty maintenance",
+            "patch changing nothing, without a revision",
             .patch,
             "/v2/vehicles/{id}",
             body: #"{"maintenance": {}}"#,
-            ifMatch: #""1""#,
-            status: 422,
-            type: validation,
-            paths: [""]
+            status: 428,
+            type: ProblemType.preconditionRequired
         ),
         .init(
             "patch without a revision",
@@ -383,6 +380,25 @@ struct BadInputTests {
             "/v2/vehicles/{id}",
             body: #"{"model": "FH16"}"#,
             ifMatch: #""0""#,
+            status: 400,
+            type: badQuery,
+            paths: ["header.If-Match"]
+        ),
+        .init(
+            "If-Match with a leading zero",
+            .patch,
+            "/v2/vehicles/{id}",
+            body: #"{"model": "FH16"}"#,
+            ifMatch: #""01""#,
+            status: 400,
+            type: badQuery,
+            paths: ["header.If-Match"]
+        ),
+        .init(
+            "If-Match with a sign",
+            .delete,
+            "/v2/vehicles/{id}",
+            ifMatch: #""+1""#,
             status: 400,
             type: badQuery,
             paths: ["header.If-Match"]
@@ -471,6 +487,23 @@ struct BadInputTests {
             type: badQuery,
             paths: ["query.cursor"]
         ),
+        .init("empty cursor", .get, "/v2/vehicles?cursor=", status: 400, type: badQuery, paths: ["query.cursor"]),
+        .init(
+            "cursor in base64 rather than base64url",
+            .get,
+            "/v2/vehicles?cursor=cDE6QUI%2BMQ",
+            status: 400,
+            type: badQuery,
+            paths: ["query.cursor"]
+        ),
+        .init(
+            "padded cursor",
+            .get,
+            "/v2/vehicles?cursor=cDE6QUI%3D",
+            status: 400,
+            type: badQuery,
+            paths: ["query.cursor"]
+        ),
         .init(
             "cursor that is base64 but not ours",
             .get,
@@ -480,6 +513,22 @@ struct BadInputTests {
             paths: ["query.cursor"]
         ),
         .init("due=maybe", .get, "/v2/vehicles?due=maybe", status: 400, type: badQuery, paths: ["query.due"]),
+        .init(
+            "modelYear no vehicle can have",
+            .get,
+            "/v2/vehicles?modelYear=3000",
+            status: 400,
+            type: badQuery,
+            paths: ["query.modelYear"]
+        ),
+        .init(
+            "modelYear beyond any integer",
+            .get,
+            "/v2/vehicles?modelYear=-14078027042003889850155008",
+            status: 400,
+            type: badQuery,
+            paths: ["query.modelYear"]
+        ),
         .init(
             "modelYear=new",
             .get,
