@@ -85,14 +85,22 @@ public struct FleetDaemon: Sendable {
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let bodyTimeout = TimeAmount.seconds(Int64(configuration.bodyTimeoutSeconds))
+        let idleTimeout = configuration.idleTimeoutSeconds
         return Application(
             responder: responder,
-            server: .http1(
-                configuration: HTTP1Channel.Configuration(
-                    additionalChannelHandlers: [MalformedRequestHandler(), BodyTimeoutHandler(timeout: bodyTimeout)],
-                    idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds))
+            server: HTTPServerBuilder { responder in
+                FleetHTTP1Channel(
+                    base: HTTP1Channel(
+                        responder: responder,
+                        configuration: HTTP1Channel.Configuration(
+                            additionalChannelHandlers: [
+                                MalformedRequestHandler(), BodyTimeoutHandler(timeout: bodyTimeout),
+                            ],
+                            idleTimeout: .seconds(Int64(idleTimeout))
+                        )
+                    )
                 )
-            ),
+            },
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port),
                 serverName: "fleetd",

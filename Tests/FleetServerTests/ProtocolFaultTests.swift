@@ -94,4 +94,53 @@ struct ProtocolFaultTests {
         }
         #expect(logs.entries.filter { $0.level >= .error }.isEmpty)
     }
+
+    @Test("an HTTP/1.0 request without keep-alive gets its answer and then the connection closes")
+    func http10WithoutKeepAliveCloses() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.withServer { client in
+            let port = try #require(client.port)
+            for request in ["GET /health HTTP/1.0\r\n\r\n", "GET /v2/vehicles HTTP/1.0\r\nConnection: close\r\n\r\n"] {
+                let (answer, closed) = try await RawConnection.offPool {
+                    let connection = try RawConnection(port: port)
+                    try connection.send(request)
+                    return (connection.receiveResponse(), connection.isClosedByPeer())
+                }
+                #expect(answer.hasPrefix("HTTP/1.1 200 "), "\(answer.prefix(200))")
+                #expect(answer.lowercased().contains("\r\nconnection: close\r\n"), "\(answer.prefix(300))")
+                #expect(!answer.lowercased().contains("transfer-encoding"))
+                #expect(closed, "\(request)")
+            }
+        }
+    }
+
+    @Test("an HTTP/1.0 request with keep-alive keeps its connection, and its answer says so")
+    func http10WithKeepAliveStaysOpen() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.withServer { client in
+            let port = try #require(client.port)
+            let (answers, closed) = try await RawConnection.offPool {
+                let connection = try RawConnection(port: port)
+                var answers: [String] = []
+                for _ in 0..<2 {
+                    try connection.send("GET /health HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+                    answers.append(connection.receiveResponse())
+                }
+                // HTTP/1.1 keeps the connection without being asked, and closes it when asked.
+                try connection.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+                answers.append(connection.receiveResponse())
+                try connection.send("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                answers.append(connection.receiveResponse())
+                return (answers, connection.isClosedByPeer())
+            }
+            #expect(answers.count == 4)
+            for (index, answer) in answers.enumerated() {
+                #expect(answer.hasPrefix("HTTP/1.1 200 "), "answer \(index): \(answer.prefix(200))")
+                if index < 2 {
+                    #expect(answer.lowercased().contains("\r\nconnection: keep-alive\r\n"), "\(answer.prefix(300))")
+                }
+            }
+            #expect(closed)
+        }
+    }
 }

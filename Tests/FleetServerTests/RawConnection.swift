@@ -39,6 +39,16 @@ final class RawConnection {
         close(descriptor)
     }
 
+    /// Runs `body`, which blocks on sockets, on a thread of its own rather than the cooperative pool: a test that
+    /// blocks a pool thread while the daemon's handler needs one can starve the daemon on a small machine.
+    static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try body() })
+            }
+        }
+    }
+
     func send(_ text: String) throws {
         let bytes = Array(text.utf8)
         var sent = 0
