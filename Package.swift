@@ -255,6 +255,19 @@ let package = Package(
             path: "Tests/IntegrationTests",
             swiftSettings: sharedSwiftSettings
         ),
+        // Compiles only while the packages' public names and Hummingbird's can be used together unqualified.
+        .testTarget(
+            name: "ImportTogetherTests",
+            dependencies: [
+                .product(name: "ModelKit", package: "ModelKit"),
+                .product(name: "LocatorKit", package: "LocatorKit"),
+                .product(name: "RequestKit", package: "RequestKit"),
+                .product(name: "StoreKitLite", package: "StoreKitLite"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            path: "Tests/ImportTogetherTests",
+            swiftSettings: sharedSwiftSettings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -75,7 +75,7 @@ public struct RequestCommand: FleetRunnable {
             let (name, value) = try Self.parseHeader(header)
             fields.append(HTTPField(name: name, value: value))
         }
-        var body: RequestBody?
+        var body: ClientRequest.Body?
         if let data {
             body = .data(Data(data.utf8))
         } else if let dataFile {

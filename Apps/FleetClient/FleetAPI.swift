@@ -19,7 +19,7 @@ public enum FleetAPI {
     static let json = "application/json"
 
     /// Encodes a request body with ModelKit's coder settings (ISO 8601 dates).
-    static func body(_ value: some Encodable) throws(FleetClientError) -> RequestBody {
+    static func body(_ value: some Encodable) throws(FleetClientError) -> ClientRequest.Body {
         do {
             return .data(try ModelCoding.encode(value))
         } catch {

@@ -99,7 +99,7 @@ enum RequestBodies {
             )
         }
         let isJSON: Bool
-        if let mediaType = try? MediaType(parsing: contentType) {
+        if let mediaType = try? MIMEType(parsing: contentType) {
             isJSON =
                 (mediaType.type == "application"
                     && (mediaType.subtype == "json" || mediaType.subtype.hasSuffix("+json")))

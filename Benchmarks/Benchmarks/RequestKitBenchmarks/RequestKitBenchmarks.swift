@@ -163,7 +163,12 @@ struct CannedTransport: Transport {
         fields[.contentType] = contentType
         fields[.contentLength] = String(body.count)
         if let cacheControl { fields[.cacheControl] = cacheControl }
-        return ClientResponse(status: .ok, headerFields: fields, body: ResponseBody(data: body), url: request.url)
+        return ClientResponse(
+            status: .ok,
+            headerFields: fields,
+            body: ClientResponse.Body(data: body),
+            url: request.url
+        )
     }
 }
 

@@ -17,7 +17,12 @@ struct CannedTransport: Transport {
         fields[.contentType] = "application/octet-stream"
         fields[.contentLength] = String(body.count)
         if cacheable { fields[.cacheControl] = "max-age=3600" }
-        return ClientResponse(status: .ok, headerFields: fields, body: ResponseBody(data: body), url: request.url)
+        return ClientResponse(
+            status: .ok,
+            headerFields: fields,
+            body: ClientResponse.Body(data: body),
+            url: request.url
+        )
     }
 }
 

@@ -12,12 +12,12 @@ public struct AcceptHeader: Sendable, Hashable, CustomStringConvertible {
     /// A media range and its quality.
     public struct Entry: Sendable, Hashable {
         /// The range, possibly with wildcards; its parameters exclude `q`.
-        public let range: MediaType
+        public let range: MIMEType
         /// The quality from 0 to 1; 1 when the header gave none.
         public let quality: Double
 
         /// Creates an entry; the quality is clamped to 0...1.
-        public init(range: MediaType, quality: Double = 1) {
+        public init(range: MIMEType, quality: Double = 1) {
             self.range = range
             self.quality = min(1, max(0, quality))
         }
@@ -35,9 +35,9 @@ public struct AcceptHeader: Sendable, Hashable, CustomStringConvertible {
     ///
     /// Parameters after `q` are accept extensions and are ignored.
     ///
-    /// - Throws: ``MediaTypeError`` for a malformed range or quality value.
-    public init(parsing text: String) throws(MediaTypeError) {
-        var scanner = MediaTypeScanner(text)
+    /// - Throws: ``MIMETypeError`` for a malformed range or quality value.
+    public init(parsing text: String) throws(MIMETypeError) {
+        var scanner = MIMETypeScanner(text)
         var entries: [Entry] = []
         scanner.skipWhitespace()
         while !scanner.isAtEnd {
@@ -49,7 +49,7 @@ public struct AcceptHeader: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The quality `self` gives `type`: that of the most specific matching range, or 0 when none matches.
-    public func quality(of type: MediaType) -> Double {
+    public func quality(of type: MIMEType) -> Double {
         guard !entries.isEmpty else { return 1 }
         var best: (specificity: Int, quality: Double)?
         for entry in entries where entry.range.matches(type) {
@@ -63,14 +63,14 @@ public struct AcceptHeader: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether `type` has a quality above 0.
-    public func accepts(_ type: MediaType) -> Bool {
+    public func accepts(_ type: MIMEType) -> Bool {
         quality(of: type) > 0
     }
 
     /// The offered type with the highest quality above 0; ties go to the one offered first (the server's
     /// preference). `nil` when nothing offered is acceptable.
-    public func bestMatch(from offered: [MediaType]) -> MediaType? {
-        var best: (type: MediaType, quality: Double)?
+    public func bestMatch(from offered: [MIMEType]) -> MIMEType? {
+        var best: (type: MIMEType, quality: Double)?
         for type in offered {
             let quality = quality(of: type)
             if quality > 0, quality > (best?.quality ?? 0) {
@@ -88,7 +88,7 @@ public struct AcceptHeader: Sendable, Hashable, CustomStringConvertible {
         .joined(separator: ", ")
     }
 
-    private static func specificity(of range: MediaType) -> Int {
+    private static func specificity(of range: MIMEType) -> Int {
         if range.type == "*" { return 0 }
         if range.subtype == "*" { return 1 }
         return 2 + range.parameters.count

@@ -224,7 +224,7 @@ struct CacheLookup {
     }
 
     /// Reads and drops a body the caller never sees, so its connection can be reused.
-    private static func discard(_ body: ResponseBody) async {
+    private static func discard(_ body: ClientResponse.Body) async {
         do {
             for try await _ in body {}
         } catch {
@@ -243,7 +243,7 @@ struct CacheLookup {
     private func answer(_ entry: CachedResponse, age: TimeInterval, report: String) -> ClientResponse {
         var fields = entry.headerFields
         fields[.age] = String(Int(max(0, age)))
-        let body = request.method == .head ? ResponseBody.empty : ResponseBody(data: entry.body)
+        let body = request.method == .head ? ClientResponse.Body.empty : ClientResponse.Body(data: entry.body)
         let response = ClientResponse(
             status: HTTPResponse.Status(code: entry.status),
             headerFields: fields,

@@ -10,7 +10,7 @@ public struct ClientRequest: Sendable {
     /// The header fields.
     public var headerFields: HTTPFields
     /// The body, if any.
-    public var body: RequestBody?
+    public var body: ClientRequest.Body?
     /// Timeouts for this request.
     public var timeouts: Timeouts
     /// A short name of the operation for logs, metrics and errors (an endpoint name or `"METHOD path"`).
@@ -33,7 +33,7 @@ public struct ClientRequest: Sendable {
         method: HTTPRequest.Method,
         url: URL,
         headerFields: HTTPFields = [:],
-        body: RequestBody? = nil,
+        body: ClientRequest.Body? = nil,
         timeouts: Timeouts = Timeouts(),
         operation: String? = nil,
         cachePolicy: CachePolicy = .useProtocol

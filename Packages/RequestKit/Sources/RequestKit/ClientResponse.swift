@@ -8,12 +8,17 @@ public struct ClientResponse: Sendable {
     /// The header fields.
     public var headerFields: HTTPFields
     /// The body, consumed once.
-    public var body: ResponseBody
+    public var body: ClientResponse.Body
     /// The URL the response came from (after redirects).
     public var url: URL
 
     /// Creates a response.
-    public init(status: HTTPResponse.Status, headerFields: HTTPFields = [:], body: ResponseBody = .empty, url: URL) {
+    public init(
+        status: HTTPResponse.Status,
+        headerFields: HTTPFields = [:],
+        body: ClientResponse.Body = .empty,
+        url: URL
+    ) {
         self.status = status
         self.headerFields = headerFields
         self.body = body

@@ -64,7 +64,7 @@ struct DuplicateRequestMiddleware: BackgroundMiddleware {
             return ClientResponse(
                 status: shared.status,
                 headerFields: shared.headerFields,
-                body: ResponseBody(data: shared.body),
+                body: ClientResponse.Body(data: shared.body),
                 url: shared.url
             )
         } catch is SendAlone {

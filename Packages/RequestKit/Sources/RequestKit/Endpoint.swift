@@ -35,7 +35,7 @@ public struct Endpoint<Response: Sendable>: Sendable {
     /// Query items.
     public var query: [FormField] = []
     /// The request body, if any.
-    public var body: RequestBody?
+    public var body: ClientRequest.Body?
     /// What counts as success, and how error bodies decode.
     public var validation = ResponseValidation()
     /// How the request uses the client's HTTP cache (``RequestClient/Configuration/cache``).
@@ -91,7 +91,7 @@ public struct Endpoint<Response: Sendable>: Sendable {
     }
 
     /// Returns a copy with a raw body and its content type.
-    public func body(_ body: RequestBody, contentType: String) -> Endpoint {
+    public func body(_ body: ClientRequest.Body, contentType: String) -> Endpoint {
         var copy = self
         copy.body = body
         copy.headerFields[.contentType] = contentType

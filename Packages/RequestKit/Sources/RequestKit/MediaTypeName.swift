@@ -1,11 +1,11 @@
 import ModelKit
 
-/// The parts of a `Content-Type` value RequestKit matches on, parsed by ModelKit's `MediaType`.
+/// The parts of a `Content-Type` value RequestKit matches on, parsed by ModelKit's `MIMEType`.
 struct MediaTypeName: Sendable, Hashable {
-    let mediaType: MediaType
+    let mediaType: MIMEType
 
     init?(_ header: String) {
-        guard let mediaType = try? MediaType(parsing: header) else { return nil }
+        guard let mediaType = try? MIMEType(parsing: header) else { return nil }
         self.mediaType = mediaType
     }
 
@@ -47,7 +47,7 @@ struct MediaTypeName: Sendable, Hashable {
 
     /// Whether this type matches a pattern such as `application/json`, `text/*` or `*/*`.
     func matches(_ pattern: String) -> Bool {
-        guard let range = try? MediaType(parsing: pattern) else { return false }
+        guard let range = try? MIMEType(parsing: pattern) else { return false }
         return range.withoutParameters.matches(mediaType)
     }
 }

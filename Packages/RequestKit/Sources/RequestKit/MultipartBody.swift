@@ -56,7 +56,7 @@ struct MultipartBody: Sendable {
     }
 
     /// The body as a replayable stream: each attempt reads files and streams again from the start.
-    func makeBody() -> RequestBody {
+    func makeBody() -> ClientRequest.Body {
         let body = self
         return .stream(length: length) {
             enum Phase {
@@ -99,7 +99,7 @@ struct MultipartBody: Sendable {
     private func stream(of part: Part) -> AsyncThrowingStream<Data, any Error> {
         switch part.content {
         case .data(let data):
-            RequestBody.data(data).chunks()
+            ClientRequest.Body.data(data).chunks()
         case .file(let url, _):
             FileChunks.stream(url: url, chunkSize: 256 * 1024)
         case .stream(let length, let make):

@@ -4,17 +4,17 @@ public import ModelKit
 /// A value that can be a request parameter: strings, numbers, booleans, `JSONValue`, and optionals, arrays and
 /// `String`-keyed dictionaries of them.
 ///
-/// ``Parameters`` takes its values through this protocol, so variables work as well as literals:
+/// ``RequestParameters`` takes its values through this protocol, so variables work as well as literals:
 ///
 /// ```swift
 /// let make = "volvo"
 /// let counts: [String: Int] = ["cars": 3, "vans": 1]
-/// let parameters: Parameters = ["make": make, "year": 2020, "counts": counts, "tags": ["a", "b"]]
+/// let parameters: RequestParameters = ["make": make, "year": 2020, "counts": counts, "tags": ["a", "b"]]
 /// ```
 ///
 /// A dictionary literal whose values have different types (`["make": "volvo", "year": 2020]` nested inside
 /// parameters) has no single Swift type; write it as a `JSONValue` (`["make": "volvo", "year": 2020] as JSONValue`)
-/// or as ``Parameters``. Dictionaries are sent with their keys sorted, so the request is the same every time.
+/// or as ``RequestParameters``. Dictionaries are sent with their keys sorted, so the request is the same every time.
 public protocol ParameterValue: Sendable {
     /// The value as JSON, the form all parameters take before they are encoded.
     var parameterValue: JSONValue { get }

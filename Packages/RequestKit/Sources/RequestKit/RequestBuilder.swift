@@ -17,7 +17,7 @@ public import ModelKit
 public struct RequestBuilder: Sendable {
     private let client: RequestClient
     var descriptor: RequestDescriptor
-    private var parameters = Parameters()
+    private var parameters = RequestParameters()
     private var encoding = BodyEncoding.json
     private var multipart: MultipartBody?
     private var contentEncoding = ContentEncoding.identity
@@ -49,7 +49,7 @@ public struct RequestBuilder: Sendable {
     }
 
     /// Adds body parameters (sent as the query for methods without a body), JSON unless `encoding` says form.
-    public func parameters(_ parameters: Parameters, encoding: BodyEncoding = .json) -> RequestBuilder {
+    public func parameters(_ parameters: RequestParameters, encoding: BodyEncoding = .json) -> RequestBuilder {
         var copy = self
         copy.parameters.pairs += parameters.pairs
         copy.encoding = encoding
@@ -57,7 +57,7 @@ public struct RequestBuilder: Sendable {
     }
 
     /// Sets a raw body with its content type.
-    public func body(_ body: RequestBody, contentType: String) -> RequestBuilder {
+    public func body(_ body: ClientRequest.Body, contentType: String) -> RequestBuilder {
         var copy = self
         copy.descriptor.body = body
         copy.descriptor.headerFields[.contentType] = contentType

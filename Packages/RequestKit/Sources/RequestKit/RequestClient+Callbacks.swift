@@ -11,7 +11,7 @@ extension RequestClient {
     public func request(
         _ method: HTTPRequest.Method,
         _ path: String,
-        parameters: Parameters = [:],
+        parameters: RequestParameters = [:],
         encoding: BodyEncoding = .json,
         headerFields: HTTPFields = [:],
         completionQueue: DispatchQueue = .global(),
@@ -29,7 +29,7 @@ extension RequestClient {
     public func request<Model: Decodable & Sendable>(
         _ method: HTTPRequest.Method,
         _ path: String,
-        parameters: Parameters = [:],
+        parameters: RequestParameters = [:],
         encoding: BodyEncoding = .json,
         headerFields: HTTPFields = [:],
         as type: Model.Type,
@@ -47,7 +47,7 @@ extension RequestClient {
     @discardableResult
     public func get(
         _ path: String,
-        parameters: Parameters = [:],
+        parameters: RequestParameters = [:],
         completionQueue: DispatchQueue = .global(),
         success: @escaping @Sendable (DecodedResponse<ResponseContent>) -> Void,
         failure: @escaping @Sendable (RequestKitError) -> Void
@@ -66,7 +66,7 @@ extension RequestClient {
     @discardableResult
     public func get<Model: Decodable & Sendable>(
         _ path: String,
-        parameters: Parameters = [:],
+        parameters: RequestParameters = [:],
         as type: Model.Type,
         completionQueue: DispatchQueue = .global(),
         success: @escaping @Sendable (Model) -> Void,
@@ -82,7 +82,7 @@ extension RequestClient {
     @discardableResult
     public func post(
         _ path: String,
-        parameters: Parameters = [:],
+        parameters: RequestParameters = [:],
         encoding: BodyEncoding = .json,
         completionQueue: DispatchQueue = .global(),
         success: @escaping @Sendable (DecodedResponse<ResponseContent>) -> Void,
@@ -103,7 +103,7 @@ extension RequestClient {
     @discardableResult
     public func post<Model: Decodable & Sendable>(
         _ path: String,
-        parameters: Parameters = [:],
+        parameters: RequestParameters = [:],
         encoding: BodyEncoding = .json,
         as type: Model.Type,
         completionQueue: DispatchQueue = .global(),
@@ -120,7 +120,7 @@ extension RequestClient {
     @discardableResult
     public func put(
         _ path: String,
-        parameters: Parameters = [:],
+        parameters: RequestParameters = [:],
         encoding: BodyEncoding = .json,
         completionQueue: DispatchQueue = .global(),
         success: @escaping @Sendable (DecodedResponse<ResponseContent>) -> Void,
@@ -141,7 +141,7 @@ extension RequestClient {
     @discardableResult
     public func put<Model: Decodable & Sendable>(
         _ path: String,
-        parameters: Parameters = [:],
+        parameters: RequestParameters = [:],
         encoding: BodyEncoding = .json,
         as type: Model.Type,
         completionQueue: DispatchQueue = .global(),
@@ -158,7 +158,7 @@ extension RequestClient {
     @discardableResult
     public func patch(
         _ path: String,
-        parameters: Parameters = [:],
+        parameters: RequestParameters = [:],
         encoding: BodyEncoding = .json,
         completionQueue: DispatchQueue = .global(),
         success: @escaping @Sendable (DecodedResponse<ResponseContent>) -> Void,
@@ -179,7 +179,7 @@ extension RequestClient {
     @discardableResult
     public func patch<Model: Decodable & Sendable>(
         _ path: String,
-        parameters: Parameters = [:],
+        parameters: RequestParameters = [:],
         encoding: BodyEncoding = .json,
         as type: Model.Type,
         completionQueue: DispatchQueue = .global(),
@@ -196,7 +196,7 @@ extension RequestClient {
     @discardableResult
     public func delete(
         _ path: String,
-        parameters: Parameters = [:],
+        parameters: RequestParameters = [:],
         completionQueue: DispatchQueue = .global(),
         success: @escaping @Sendable (DecodedResponse<ResponseContent>) -> Void,
         failure: @escaping @Sendable (RequestKitError) -> Void
@@ -215,7 +215,7 @@ extension RequestClient {
     @discardableResult
     public func head(
         _ path: String,
-        parameters: Parameters = [:],
+        parameters: RequestParameters = [:],
         completionQueue: DispatchQueue = .global(),
         success: @escaping @Sendable (DecodedResponse<ResponseContent>) -> Void,
         failure: @escaping @Sendable (RequestKitError) -> Void

@@ -30,7 +30,7 @@ extension RequestClient {
     ///     expected.
     public func download(
         _ path: String,
-        parameters: Parameters = [:],
+        parameters: RequestParameters = [:],
         to destination: URL,
         resume: Bool = false,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
@@ -123,7 +123,7 @@ extension RequestClient {
     /// ``Download/result()``.
     public func startDownload(
         _ path: String,
-        parameters: Parameters = [:],
+        parameters: RequestParameters = [:],
         to destination: URL,
         resume: Bool = false
     ) -> Download {
@@ -148,7 +148,7 @@ extension RequestClient {
     @discardableResult
     public func download(
         _ path: String,
-        parameters: Parameters = [:],
+        parameters: RequestParameters = [:],
         saveAs destination: URL,
         resume: Bool = false,
         completionQueue: DispatchQueue = .global(),

@@ -8,7 +8,7 @@ extension RequestClient {
     public func request(
         _ method: HTTPRequest.Method,
         _ path: String,
-        parameters: Parameters = [:],
+        parameters: RequestParameters = [:],
         encoding: BodyEncoding = .json,
         headerFields: HTTPFields = [:]
     ) async throws(RequestKitError) -> DecodedResponse<ResponseContent> {
@@ -22,7 +22,7 @@ extension RequestClient {
     public func request<Model: Decodable & Sendable>(
         _ method: HTTPRequest.Method,
         _ path: String,
-        parameters: Parameters = [:],
+        parameters: RequestParameters = [:],
         encoding: BodyEncoding = .json,
         headerFields: HTTPFields = [:],
         as type: Model.Type
@@ -36,7 +36,7 @@ extension RequestClient {
     /// `GET` with query parameters, decoded by media type.
     public func get(
         _ path: String,
-        parameters: Parameters = [:]
+        parameters: RequestParameters = [:]
     ) async throws(RequestKitError) -> DecodedResponse<
         ResponseContent
     > {
@@ -46,7 +46,7 @@ extension RequestClient {
     /// `GET` with query parameters, decoded into a model.
     public func get<Model: Decodable & Sendable>(
         _ path: String,
-        parameters: Parameters = [:],
+        parameters: RequestParameters = [:],
         as type: Model.Type
     ) async throws(RequestKitError) -> Model {
         try await request(.get, path, parameters: parameters, as: type).value
@@ -55,7 +55,7 @@ extension RequestClient {
     /// `POST` with body parameters, decoded by media type.
     public func post(
         _ path: String,
-        parameters: Parameters = [:],
+        parameters: RequestParameters = [:],
         encoding: BodyEncoding = .json
     ) async throws(RequestKitError) -> DecodedResponse<ResponseContent> {
         try await request(.post, path, parameters: parameters, encoding: encoding)
@@ -64,7 +64,7 @@ extension RequestClient {
     /// `POST` with body parameters, decoded into a model.
     public func post<Model: Decodable & Sendable>(
         _ path: String,
-        parameters: Parameters = [:],
+        parameters: RequestParameters = [:],
         encoding: BodyEncoding = .json,
         as type: Model.Type
     ) async throws(RequestKitError) -> Model {
@@ -74,7 +74,7 @@ extension RequestClient {
     /// `PUT` with body parameters, decoded by media type.
     public func put(
         _ path: String,
-        parameters: Parameters = [:],
+        parameters: RequestParameters = [:],
         encoding: BodyEncoding = .json
     ) async throws(RequestKitError) -> DecodedResponse<ResponseContent> {
         try await request(.put, path, parameters: parameters, encoding: encoding)
@@ -83,7 +83,7 @@ extension RequestClient {
     /// `PUT` with body parameters, decoded into a model.
     public func put<Model: Decodable & Sendable>(
         _ path: String,
-        parameters: Parameters = [:],
+        parameters: RequestParameters = [:],
         encoding: BodyEncoding = .json,
         as type: Model.Type
     ) async throws(RequestKitError) -> Model {
@@ -93,7 +93,7 @@ extension RequestClient {
     /// `PATCH` with body parameters, decoded by media type.
     public func patch(
         _ path: String,
-        parameters: Parameters = [:],
+        parameters: RequestParameters = [:],
         encoding: BodyEncoding = .json
     ) async throws(RequestKitError) -> DecodedResponse<ResponseContent> {
         try await request(.patch, path, parameters: parameters, encoding: encoding)
@@ -102,7 +102,7 @@ extension RequestClient {
     /// `PATCH` with body parameters, decoded into a model.
     public func patch<Model: Decodable & Sendable>(
         _ path: String,
-        parameters: Parameters = [:],
+        parameters: RequestParameters = [:],
         encoding: BodyEncoding = .json,
         as type: Model.Type
     ) async throws(RequestKitError) -> Model {
@@ -112,7 +112,7 @@ extension RequestClient {
     /// `DELETE` with query parameters, decoded by media type.
     public func delete(
         _ path: String,
-        parameters: Parameters = [:]
+        parameters: RequestParameters = [:]
     ) async throws(RequestKitError)
         -> DecodedResponse<ResponseContent>
     {
@@ -122,7 +122,7 @@ extension RequestClient {
     /// `HEAD` with query parameters: the status and header fields, with ``ResponseContent/empty`` as the value.
     public func head(
         _ path: String,
-        parameters: Parameters = [:]
+        parameters: RequestParameters = [:]
     ) async throws(RequestKitError)
         -> DecodedResponse<ResponseContent>
     {
@@ -132,7 +132,7 @@ extension RequestClient {
     static func describe(
         _ method: HTTPRequest.Method,
         _ path: String,
-        _ parameters: Parameters,
+        _ parameters: RequestParameters,
         _ encoding: BodyEncoding,
         _ headerFields: HTTPFields
     ) -> RequestDescriptor {

@@ -18,7 +18,7 @@ extension RequestClient {
     public func stream(
         _ method: HTTPRequest.Method,
         _ path: String,
-        parameters: Parameters = [:],
+        parameters: RequestParameters = [:],
         encoding: BodyEncoding = .json,
         headerFields: HTTPFields = [:]
     ) async throws(RequestKitError) -> ResponseStream {
@@ -47,7 +47,7 @@ extension RequestClient {
     /// ```
     public func jsonLines<Model: Decodable & Sendable>(
         _ path: String,
-        parameters: Parameters = [:],
+        parameters: RequestParameters = [:],
         headerFields: HTTPFields = [:],
         as type: Model.Type
     ) async throws(RequestKitError) -> JSONLines<Model> {
@@ -73,7 +73,7 @@ extension RequestClient {
     /// ```
     public func serverSentEvents(
         _ path: String,
-        parameters: Parameters = [:],
+        parameters: RequestParameters = [:],
         headerFields: HTTPFields = [:],
         lastEventID: String? = nil
     ) async throws(RequestKitError) -> ServerSentEvents {

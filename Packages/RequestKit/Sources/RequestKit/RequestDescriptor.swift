@@ -8,7 +8,7 @@ struct RequestDescriptor: Sendable {
     var path: String
     var query: [FormField] = []
     var headerFields: HTTPFields = [:]
-    var body: RequestBody?
+    var body: ClientRequest.Body?
     var validation = ResponseValidation()
     var timeouts: Timeouts?
     var operation: String?
@@ -33,7 +33,7 @@ struct RequestDescriptor: Sendable {
     }
 
     /// Sends parameters as the query for methods without a body and as a JSON or form body otherwise.
-    mutating func apply(_ parameters: Parameters, encoding: BodyEncoding = .json) {
+    mutating func apply(_ parameters: RequestParameters, encoding: BodyEncoding = .json) {
         guard !parameters.isEmpty else { return }
         if method.hasRequestBody {
             setBody(parameters, encoding: encoding)
@@ -42,7 +42,7 @@ struct RequestDescriptor: Sendable {
         }
     }
 
-    mutating func setBody(_ parameters: Parameters, encoding: BodyEncoding) {
+    mutating func setBody(_ parameters: RequestParameters, encoding: BodyEncoding) {
         if encoding.isJSON {
             body = .data(parameters.jsonObject.jsonData())
             headerFields[.contentType] = "application/json"

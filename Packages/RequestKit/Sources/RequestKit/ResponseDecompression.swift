@@ -52,7 +52,7 @@ public struct ResponseDecompression: Sendable, Hashable {
         var decoded = response
         var body = response.body
         for coding in codings.reversed() {
-            body = ResponseBody(
+            body = ClientResponse.Body(
                 DecodedChunks(
                     base: body,
                     coding: coding,
@@ -75,7 +75,7 @@ struct DecodedChunks: AsyncSequence, Sendable {
     /// The size of the pieces a chunk is decoded into.
     static let pieceSize = 64 * 1024
 
-    let base: ResponseBody
+    let base: ClientResponse.Body
     let coding: String
     let limit: Int64
     let url: URL
@@ -86,7 +86,7 @@ struct DecodedChunks: AsyncSequence, Sendable {
     }
 
     struct AsyncIterator: AsyncIteratorProtocol {
-        var base: ResponseBody.AsyncIterator
+        var base: ClientResponse.Body.AsyncIterator
         let owner: DecodedChunks
         var decoder: (any ContentDecoder)?
         var pending = Data()
@@ -94,7 +94,7 @@ struct DecodedChunks: AsyncSequence, Sendable {
         var decodedSize: Int64 = 0
         var ended = false
 
-        init(base: ResponseBody.AsyncIterator, owner: DecodedChunks) {
+        init(base: ClientResponse.Body.AsyncIterator, owner: DecodedChunks) {
             self.base = base
             self.owner = owner
         }

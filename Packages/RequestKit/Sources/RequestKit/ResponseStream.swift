@@ -30,7 +30,7 @@ public struct ResponseStream: AsyncSequence, Sendable {
     /// The URL the response came from (after redirects).
     public let url: URL
     /// The body's chunks as the transport delivers them, with the transport's own errors.
-    public let body: ResponseBody
+    public let body: ClientResponse.Body
     let operation: String
     let makeJSONDecoder: (@Sendable () -> JSONDecoder)?
 
@@ -50,7 +50,7 @@ public struct ResponseStream: AsyncSequence, Sendable {
     public struct AsyncIterator: AsyncIteratorProtocol {
         public typealias Element = Data
         public typealias Failure = RequestKitError
-        var base: ResponseBody.AsyncIterator
+        var base: ClientResponse.Body.AsyncIterator
         let operation: String
         let url: URL
 

@@ -105,7 +105,7 @@ struct RetryMiddleware: Middleware {
     }
 
     /// Reads a little of a failed attempt's body and drops the rest, ending its transfer.
-    static func discard(_ body: ResponseBody) async {
+    static func discard(_ body: ClientResponse.Body) async {
         var drained = 0
         do {
             for try await chunk in body {

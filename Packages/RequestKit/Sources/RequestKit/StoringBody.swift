@@ -5,16 +5,19 @@ import Foundation
 struct StoringBody: AsyncSequence, Sendable {
     typealias Element = Data
 
-    let base: ResponseBody
+    let base: ClientResponse.Body
     let limit: Int
     let store: @Sendable (Data) async -> Void
 
     /// The body for a response: read chunk by chunk or collected whole through the base body's own fast path,
     /// storing in both cases.
-    static func wrap(_ base: ResponseBody, limit: Int, store: @escaping @Sendable (Data) async -> Void) -> ResponseBody
-    {
+    static func wrap(
+        _ base: ClientResponse.Body,
+        limit: Int,
+        store: @escaping @Sendable (Data) async -> Void
+    ) -> ClientResponse.Body {
         let body = StoringBody(base: base, limit: limit, store: store)
-        return ResponseBody(body) { callerLimit in
+        return ClientResponse.Body(body) { callerLimit in
             let data = try await base.collect(upTo: callerLimit)
             if data.count <= limit { await store(data) }
             return data
@@ -22,7 +25,7 @@ struct StoringBody: AsyncSequence, Sendable {
     }
 
     struct AsyncIterator: AsyncIteratorProtocol {
-        var base: ResponseBody.AsyncIterator
+        var base: ClientResponse.Body.AsyncIterator
         let limit: Int
         let store: @Sendable (Data) async -> Void
         /// What was read so far, or `nil` once the body is past the limit or stored.

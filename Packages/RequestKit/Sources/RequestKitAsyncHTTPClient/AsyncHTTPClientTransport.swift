@@ -257,7 +257,7 @@ public final class AsyncHTTPClientTransport: Transport {
         return ClientResponse(
             status: HTTPResponse.Status(code: Int(response.status.code)),
             headerFields: fields,
-            body: ResponseBody(chunks) { limit in
+            body: ClientResponse.Body(chunks) { limit in
                 do {
                     guard let bodyDeadline else {
                         return Data(try await body.collect(upTo: limit).readableBytesView)

@@ -130,13 +130,13 @@ public final class MockTransport: Transport {
         for header in response.headers {
             if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
         }
-        let body: ResponseBody
+        let body: ClientResponse.Body
         switch response.body {
         case .data(let data):
             fields[.contentLength] = "\(data.count)"
-            body = ResponseBody(data: data)
+            body = ClientResponse.Body(data: data)
         case .chunks(let chunks):
-            body = ResponseBody(
+            body = ClientResponse.Body(
                 AsyncThrowingStream<Data, any Error> { continuation in
                     for chunk in chunks { continuation.yield(chunk) }
                     continuation.finish()
@@ -145,18 +145,18 @@ public final class MockTransport: Transport {
         case .generated(let byte, let count):
             fields[.contentLength] = "\(count)"
             let remaining = SerialCounter(count)
-            body = ResponseBody(
+            body = ClientResponse.Body(
                 AsyncThrowingStream<Data, any Error>(unfolding: {
                     let size = remaining.take(64 * 1024)
                     return size > 0 ? Data(repeating: byte, count: size) : nil
                 })
             )
         case .stream(let chunks):
-            body = ResponseBody(chunks)
+            body = ClientResponse.Body(chunks)
         case .stall(let prefix, let declaredLength):
             fields[.contentLength] = "\(declaredLength)"
             let sent = SerialCounter(1)
-            body = ResponseBody(
+            body = ClientResponse.Body(
                 AsyncThrowingStream<Data, any Error>(unfolding: {
                     if sent.take(1) == 1 { return prefix }
                     // Stalls like a silent server until the reading task is cancelled.

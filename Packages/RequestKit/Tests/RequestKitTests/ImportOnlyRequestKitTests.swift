@@ -22,7 +22,7 @@ struct ImportOnlyRequestKitTests {
     @Test func theTypesOfTheAPIAreNamedThroughRequestKit() async throws {
         #expect(describe(nil, nil, nil) == "true true true")
         #expect(describe(nil, nil, nil, nil) == "true true true true")
-        let parameters: Parameters = ["make": "volvo"]
+        let parameters: RequestParameters = ["make": "volvo"]
         let value: JSONValue = parameters.jsonObject
         let mock = RequestKitVersion.userAgent
         #expect(describe(value, nil, nil) == "false true true")

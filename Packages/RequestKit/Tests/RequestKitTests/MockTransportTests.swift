@@ -30,15 +30,15 @@ struct MockTransportTests {
     @Test func aBodyInMemoryIteratesAsOneChunkAndCollectsWithinItsLimit() async throws {
         let data = Data("twelve bytes".utf8)
         var chunks: [Data] = []
-        for try await chunk in ResponseBody(data: data) { chunks.append(chunk) }
+        for try await chunk in ClientResponse.Body(data: data) { chunks.append(chunk) }
         #expect(chunks == [data])
         var emptyChunks = 0
-        for try await _ in ResponseBody.empty { emptyChunks += 1 }
+        for try await _ in ClientResponse.Body.empty { emptyChunks += 1 }
         #expect(emptyChunks == 0)
-        #expect(try await ResponseBody(data: data).collect(upTo: 12) == data)
-        #expect(try await ResponseBody.empty.collect(upTo: 0) == Data())
+        #expect(try await ClientResponse.Body(data: data).collect(upTo: 12) == data)
+        #expect(try await ClientResponse.Body.empty.collect(upTo: 0) == Data())
         await #expect {
-            _ = try await ResponseBody(data: data).collect(upTo: 11)
+            _ = try await ClientResponse.Body(data: data).collect(upTo: 11)
         } throws: { error in
             (error as? RequestKitError)?.code == .bodyTooLarge
         }

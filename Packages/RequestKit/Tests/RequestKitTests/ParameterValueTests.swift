@@ -12,19 +12,21 @@ struct ParameterValueTests {
         let counts: [String: Int] = ["vans": 1, "cars": 3]
         let tags = ["a", "b"]
         let owner: String? = nil
-        let parameters: Parameters = ["make": make, "year": year, "counts": counts, "tags": tags, "owner": owner]
+        let parameters: RequestParameters = [
+            "make": make, "year": year, "counts": counts, "tags": tags, "owner": owner,
+        ]
         #expect(
             parameters.jsonObject
                 == [
                     "make": "volvo", "year": 2020, "counts": ["cars": 3, "vans": 1], "tags": ["a", "b"], "owner": nil,
                 ]
         )
-        #expect(Parameters(counts).formFields == [FormField("cars", "3"), FormField("vans", "1")])
+        #expect(RequestParameters(counts).formFields == [FormField("cars", "3"), FormField("vans", "1")])
     }
 
     @Test func nestedValuesUseBracketsInQueriesAndForms() {
         let filter: [String: JSONValue] = ["state": "serviced", "years": [2019, 2020]]
-        let parameters: Parameters = [
+        let parameters: RequestParameters = [
             "filter": filter,
             "tags": ["a", "b"],
             "rows": [["id": 1], ["id": 2]],

@@ -327,7 +327,7 @@ struct RetryTests {
             bodies.update { $0.append(request.text) }
             return script.next()
         }
-        let stream = RequestBody.stream(length: 5) {
+        let stream = ClientRequest.Body.stream(length: 5) {
             AsyncThrowingStream { continuation in
                 continuation.yield(Data("he".utf8))
                 continuation.yield(Data("llo".utf8))
@@ -344,7 +344,7 @@ struct RetryTests {
         let (stream, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
         continuation.yield(Data("once".utf8))
         continuation.finish()
-        let body = RequestBody.stream(length: 4, once: stream)
+        let body = ClientRequest.Body.stream(length: 4, once: stream)
         #expect(!body.isReplayable)
         let error = try await #require(throws: RequestKitError.self) {
             try await client.makeRequest(.put, "vehicles/1").body(body, contentType: "text/plain").submit()

@@ -6,7 +6,7 @@ public import ModelKit
 ///
 /// ```swift
 /// let make = "volvo"
-/// let parameters: Parameters = ["make": make, "year": 2020, "filter": ["state": "serviced"]]
+/// let parameters: RequestParameters = ["make": make, "year": 2020, "filter": ["state": "serviced"]]
 /// ```
 ///
 /// In a JSON body, nesting stays JSON. In a query or a form body, nested values follow the bracket convention of
@@ -14,7 +14,7 @@ public import ModelKit
 /// `rows[][id]=1` for an array of dictionaries; empty arrays and dictionaries are left out, `nil` (`null`) is an
 /// empty value and booleans are `true` and `false`. The brackets are percent-encoded like any other character
 /// outside the unreserved set (`filter%5Bstate%5D=serviced`), which every server decodes.
-public struct Parameters: Sendable, Hashable, ExpressibleByDictionaryLiteral, ParameterValue {
+public struct RequestParameters: Sendable, Hashable, ExpressibleByDictionaryLiteral, ParameterValue {
     /// The name-value pairs in order.
     public var pairs: [(name: String, value: JSONValue)] {
         get { storage.map { ($0.name, $0.value) } }

@@ -3,7 +3,7 @@ import Testing
 
 struct MediaTypeTests {
     @Test func parsingIsCaseInsensitiveAndToleratesWhitespaceAndQuotes() throws {
-        let type = try MediaType(parsing: " Application/Problem+JSON ;  Charset = \"UTF-8\" ; Profile=\"a \\\"b\\\"\" ")
+        let type = try MIMEType(parsing: " Application/Problem+JSON ;  Charset = \"UTF-8\" ; Profile=\"a \\\"b\\\"\" ")
         #expect(type.type == "application")
         #expect(type.subtype == "problem+json")
         #expect(type.charset == "utf-8")
@@ -11,22 +11,22 @@ struct MediaTypeTests {
         #expect(type.suffix == "json")
         #expect(type.isJSON)
         #expect(type.description == #"application/problem+json; charset=UTF-8; profile="a \"b\"""#)
-        #expect(type == (try MediaType(parsing: "application/problem+json; profile=\"a \\\"b\\\"\"; charset=utf-8")))
+        #expect(type == (try MIMEType(parsing: "application/problem+json; profile=\"a \\\"b\\\"\"; charset=utf-8")))
     }
 
     @Test func constantsHaveTheirUsualNames() {
-        #expect(MediaType.json.description == "application/json")
-        #expect(MediaType.problemJSON.description == "application/problem+json")
-        #expect(MediaType.plainText.description == "text/plain")
-        #expect(MediaType.formURLEncoded.description == "application/x-www-form-urlencoded")
-        #expect(MediaType.octetStream.description == "application/octet-stream")
-        #expect(MediaType.multipartFormData.description == "multipart/form-data")
-        #expect(MediaType.json.isJSON && !MediaType.plainText.isJSON)
-        #expect(MediaType.json.suffix == nil)
+        #expect(MIMEType.json.description == "application/json")
+        #expect(MIMEType.problemJSON.description == "application/problem+json")
+        #expect(MIMEType.plainText.description == "text/plain")
+        #expect(MIMEType.formURLEncoded.description == "application/x-www-form-urlencoded")
+        #expect(MIMEType.octetStream.description == "application/octet-stream")
+        #expect(MIMEType.multipartFormData.description == "multipart/form-data")
+        #expect(MIMEType.json.isJSON && !MIMEType.plainText.isJSON)
+        #expect(MIMEType.json.suffix == nil)
     }
 
     @Test func settingAParameterReplacesIt() {
-        let type = MediaType.plainText.setting("charset", to: "utf-8").setting("Charset", to: "latin1")
+        let type = MIMEType.plainText.setting("charset", to: "utf-8").setting("Charset", to: "latin1")
         #expect(type.description == "text/plain; charset=latin1")
         #expect(type.withoutParameters == .plainText)
     }
@@ -41,11 +41,11 @@ struct MediaTypeTests {
         ("application/json", "application/problem+json", false),
     ])
     func rangesMatchTypes(range: String, type: String, matches: Bool) throws {
-        #expect(try MediaType(parsing: range).matches(MediaType(parsing: type)) == matches)
+        #expect(try MIMEType(parsing: range).matches(MIMEType(parsing: type)) == matches)
     }
 
     @Test(arguments: [
-        ("", MediaTypeError.Kind.malformed, 0),
+        ("", MIMETypeError.Kind.malformed, 0),
         ("text", .malformed, 4),
         ("text/", .malformed, 5),
         ("/json", .malformed, 0),
@@ -56,11 +56,11 @@ struct MediaTypeTests {
         ("te xt/plain", .malformed, 2),
         ("text/plain; =x", .malformed, 12),
     ])
-    func malformedTypesThrowTypedErrors(text: String, kind: MediaTypeError.Kind, offset: Int) {
+    func malformedTypesThrowTypedErrors(text: String, kind: MIMETypeError.Kind, offset: Int) {
         #expect {
-            _ = try MediaType(parsing: text)
+            _ = try MIMEType(parsing: text)
         } throws: { error in
-            guard let error = error as? MediaTypeError else { return false }
+            guard let error = error as? MIMETypeError else { return false }
             return error.kind == kind && error.offset == offset
         }
     }
@@ -76,8 +76,8 @@ struct MediaTypeTests {
     @Test func theMostSpecificRangeDecidesEvenWhenItRejects() throws {
         let accept = try AcceptHeader(parsing: "text/*;q=0.5, text/html;q=0, text/plain;format=flowed, */*;q=0.2")
         #expect(accept.quality(of: .html) == 0)
-        #expect(accept.quality(of: MediaType(type: "text", subtype: "csv")) == 0.5)
-        #expect(accept.quality(of: MediaType.plainText.setting("format", to: "flowed")) == 1)
+        #expect(accept.quality(of: MIMEType(type: "text", subtype: "csv")) == 0.5)
+        #expect(accept.quality(of: MIMEType.plainText.setting("format", to: "flowed")) == 1)
         #expect(accept.quality(of: .plainText) == 0.5)
         #expect(accept.quality(of: .json) == 0.2)
         #expect(accept.bestMatch(from: [.html]) == nil)
@@ -109,7 +109,7 @@ struct MediaTypeTests {
         #expect {
             _ = try AcceptHeader(parsing: header)
         } throws: { error in
-            (error as? MediaTypeError)?.kind == .invalidQuality
+            (error as? MIMETypeError)?.kind == .invalidQuality
         }
     }
 
@@ -118,14 +118,14 @@ struct MediaTypeTests {
         let tokens = ["application", "text", "vnd.fleet+json", "x-custom", "json", "a1!#$&^_`|~"]
         let values = ["utf-8", "a b", "quote\"d", "back\\slash", "", "ümlaut", "x;y", "1.0"]
         for _ in 0..<300 {
-            var type = MediaType(
+            var type = MIMEType(
                 type: tokens.randomElement(using: &generator) ?? "text",
                 subtype: tokens.randomElement(using: &generator) ?? "plain"
             )
             for index in 0..<Int.random(in: 0...3, using: &generator) {
                 type = type.setting("p\(index)", to: values.randomElement(using: &generator) ?? "")
             }
-            let parsed = try MediaType(parsing: type.description)
+            let parsed = try MIMEType(parsing: type.description)
             #expect(parsed == type)
             #expect(parsed.parameters == type.parameters)
         }
@@ -140,8 +140,8 @@ struct MediaTypeTests {
                     alphabet.randomElement(using: &generator) ?? "a"
                 }
             )
-            if let type = try? MediaType(parsing: text) {
-                #expect((try? MediaType(parsing: type.description)) == type)
+            if let type = try? MIMEType(parsing: text) {
+                #expect((try? MIMEType(parsing: type.description)) == type)
             }
             if let accept = try? AcceptHeader(parsing: text) {
                 _ = accept.bestMatch(from: [.json, .plainText])

@@ -1,8 +1,8 @@
 import Foundation
 
-extension RequestBody {
+extension ClientRequest.Body {
     /// The same body, reporting each chunk to `progress` as the transport pulls it.
-    func reportingProgress(_ progress: @escaping @Sendable (TransferProgress) -> Void) -> RequestBody {
+    func reportingProgress(_ progress: @escaping @Sendable (TransferProgress) -> Void) -> ClientRequest.Body {
         let length = self.length
         let source = self
         return derived(length: length) {

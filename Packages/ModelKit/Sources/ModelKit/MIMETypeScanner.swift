@@ -1,5 +1,5 @@
 /// Scans media types and `Accept` headers (RFC 9110 tokens, quoted strings, optional whitespace).
-struct MediaTypeScanner {
+struct MIMETypeScanner {
     private let text: String
     private let characters: [Character]
     private var position = 0
@@ -15,7 +15,7 @@ struct MediaTypeScanner {
 
     /// Parses `type/subtype *(; name=value)`; with `allowingQuality`, a `q` parameter ends the media type's
     /// parameters and is returned separately (anything after it is an accept extension and is skipped).
-    mutating func mediaType(allowingQuality: Bool) throws(MediaTypeError) -> (mediaType: MediaType, quality: Double?) {
+    mutating func mediaType(allowingQuality: Bool) throws(MIMETypeError) -> (mediaType: MIMEType, quality: Double?) {
         skipWhitespace()
         let type = try token(expected: "a type such as 'application'")
         guard consume("/") else {
@@ -25,7 +25,7 @@ struct MediaTypeScanner {
         if type == "*" && subtype != "*" {
             throw error(.invalidWildcard, expected: "'*/*' or a concrete type such as 'text/*'")
         }
-        var parameters: [MediaType.Parameter] = []
+        var parameters: [MIMEType.Parameter] = []
         var quality: Double?
         while true {
             skipWhitespace()
@@ -49,13 +49,13 @@ struct MediaTypeScanner {
                 }
                 quality = parsed
             } else if quality == nil {
-                parameters.append(MediaType.Parameter(name: name, value: value))
+                parameters.append(MIMEType.Parameter(name: name, value: value))
             }
         }
-        return (MediaType(type: type, subtype: subtype, parameters: parameters), quality)
+        return (MIMEType(type: type, subtype: subtype, parameters: parameters), quality)
     }
 
-    mutating func expectEnd() throws(MediaTypeError) {
+    mutating func expectEnd() throws(MIMETypeError) {
         skipWhitespace()
         if !isAtEnd {
             throw error(.malformed, expected: "';' or the end of the media type")
@@ -63,7 +63,7 @@ struct MediaTypeScanner {
     }
 
     /// Consumes a `,` between list elements; returns `false` at the end.
-    mutating func listSeparator() throws(MediaTypeError) -> Bool {
+    mutating func listSeparator() throws(MIMETypeError) -> Bool {
         skipWhitespace()
         if isAtEnd { return false }
         guard consume(",") else {
@@ -93,7 +93,7 @@ struct MediaTypeScanner {
         return true
     }
 
-    private mutating func token(expected: String) throws(MediaTypeError) -> String {
+    private mutating func token(expected: String) throws(MIMETypeError) -> String {
         let start = position
         while let character = peek, Self.isTokenCharacter(character) {
             position += 1
@@ -104,7 +104,7 @@ struct MediaTypeScanner {
         return String(characters[start..<position])
     }
 
-    private mutating func quotedString() throws(MediaTypeError) -> String {
+    private mutating func quotedString() throws(MIMETypeError) -> String {
         position += 1  // opening quote
         var value = ""
         while let character = peek {
@@ -125,8 +125,8 @@ struct MediaTypeScanner {
         throw error(.malformed, expected: "'\"' to close the quoted value")
     }
 
-    private func error(_ kind: MediaTypeError.Kind, expected: String) -> MediaTypeError {
-        MediaTypeError(kind, offset: position, expected: expected, input: text)
+    private func error(_ kind: MIMETypeError.Kind, expected: String) -> MIMETypeError {
+        MIMETypeError(kind, offset: position, expected: expected, input: text)
     }
 
     /// RFC 9110 `tchar`.

@@ -1,9 +1,9 @@
 import Foundation
 
-extension RequestBody {
+extension ClientRequest.Body {
     /// This body compressed with gzip as it is read, for bodies that are not held in memory: a fresh compressor
     /// per attempt, so the body stays replayable, and no length, so it is sent chunked.
-    func gzipStreamed() -> RequestBody {
+    func gzipStreamed() -> ClientRequest.Body {
         let body = self
         return derived(length: nil) {
             let chunks = GzipChunks(source: body.chunks())

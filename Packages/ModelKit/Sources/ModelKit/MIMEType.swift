@@ -6,12 +6,12 @@
 /// *media range* for ``matches(_:)`` and ``AcceptHeader``.
 ///
 /// ```swift
-/// let type = try MediaType(parsing: "application/problem+json; charset=UTF-8")
+/// let type = try MIMEType(parsing: "application/problem+json; charset=UTF-8")
 /// type.suffix       // "json"
 /// type.charset      // "utf-8"
-/// try MediaType(parsing: "application/*").matches(type)   // true
+/// try MIMEType(parsing: "application/*").matches(type)   // true
 /// ```
-public struct MediaType: Sendable, Hashable, CustomStringConvertible {
+public struct MIMEType: Sendable, Hashable, CustomStringConvertible {
     /// A `name=value` parameter; the name is lowercase.
     public struct Parameter: Sendable, Hashable {
         /// The lowercase parameter name.
@@ -43,9 +43,9 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses a media type such as `text/html; charset="utf-8"`.
     ///
-    /// - Throws: ``MediaTypeError`` naming the offset and what was expected.
-    public init(parsing text: String) throws(MediaTypeError) {
-        var scanner = MediaTypeScanner(text)
+    /// - Throws: ``MIMETypeError`` naming the offset and what was expected.
+    public init(parsing text: String) throws(MIMETypeError) {
+        var scanner = MIMETypeScanner(text)
         self = try scanner.mediaType(allowingQuality: false).mediaType
         try scanner.expectEnd()
     }
@@ -79,16 +79,16 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The same type and subtype without parameters.
-    public var withoutParameters: MediaType {
-        MediaType(type: type, subtype: subtype)
+    public var withoutParameters: MIMEType {
+        MIMEType(type: type, subtype: subtype)
     }
 
     /// The same media type with the parameter `name` set to `value` (replacing an existing one).
-    public func setting(_ name: String, to value: String) -> MediaType {
+    public func setting(_ name: String, to value: String) -> MIMEType {
         let parameter = Parameter(name: name, value: value)
         var parameters = parameters.filter { $0.name != parameter.name }
         parameters.append(parameter)
-        return MediaType(type: type, subtype: subtype, parameters: parameters)
+        return MIMEType(type: type, subtype: subtype, parameters: parameters)
     }
 
     /// Whether `self`, read as a media range, includes `other`.
@@ -96,7 +96,7 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
     /// `*/*` matches everything, `text/*` every `text` type, and a concrete type the same type and subtype.
     /// Every parameter of `self` must be present in `other` with an equal value (case-insensitively for
     /// `charset`); `other` may have more parameters.
-    public func matches(_ other: MediaType) -> Bool {
+    public func matches(_ other: MIMEType) -> Bool {
         if type != "*" {
             guard type == other.type else { return false }
             if subtype != "*" {
@@ -116,14 +116,14 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         var text = "\(type)/\(subtype)"
         for parameter in parameters {
-            text += "; \(parameter.name)=\(MediaTypeScanner.quotedIfNeeded(parameter.value))"
+            text += "; \(parameter.name)=\(MIMETypeScanner.quotedIfNeeded(parameter.value))"
         }
         return text
     }
 
     /// Equal when type, subtype and parameters agree; parameter order does not matter and `charset` values
     /// compare case-insensitively.
-    public static func == (lhs: MediaType, rhs: MediaType) -> Bool {
+    public static func == (lhs: MIMEType, rhs: MIMEType) -> Bool {
         lhs.type == rhs.type && lhs.subtype == rhs.subtype && lhs.normalizedParameters == rhs.normalizedParameters
     }
 
@@ -140,21 +140,21 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-extension MediaType {
+extension MIMEType {
     /// `*/*`, which matches every media type.
-    public static let any = MediaType(type: "*", subtype: "*")
+    public static let any = MIMEType(type: "*", subtype: "*")
     /// `application/json`.
-    public static let json = MediaType(type: "application", subtype: "json")
+    public static let json = MIMEType(type: "application", subtype: "json")
     /// `application/problem+json` (RFC 9457 problem details).
-    public static let problemJSON = MediaType(type: "application", subtype: "problem+json")
+    public static let problemJSON = MIMEType(type: "application", subtype: "problem+json")
     /// `text/plain`.
-    public static let plainText = MediaType(type: "text", subtype: "plain")
+    public static let plainText = MIMEType(type: "text", subtype: "plain")
     /// `text/html`.
-    public static let html = MediaType(type: "text", subtype: "html")
+    public static let html = MIMEType(type: "text", subtype: "html")
     /// `application/x-www-form-urlencoded`.
-    public static let formURLEncoded = MediaType(type: "application", subtype: "x-www-form-urlencoded")
+    public static let formURLEncoded = MIMEType(type: "application", subtype: "x-www-form-urlencoded")
     /// `application/octet-stream`.
-    public static let octetStream = MediaType(type: "application", subtype: "octet-stream")
+    public static let octetStream = MIMEType(type: "application", subtype: "octet-stream")
     /// `multipart/form-data`.
-    public static let multipartFormData = MediaType(type: "multipart", subtype: "form-data")
+    public static let multipartFormData = MIMEType(type: "multipart", subtype: "form-data")
 }

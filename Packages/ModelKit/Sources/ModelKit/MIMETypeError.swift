@@ -1,5 +1,5 @@
 /// Why a media type or `Accept` header could not be parsed.
-public struct MediaTypeError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct MIMETypeError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A kind of failure; new kinds may be added.
     public struct Kind: Sendable, Hashable, CustomStringConvertible {
         private enum Code: String, Sendable {
