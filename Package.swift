@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
 // MARK: - Shared settings (identical in every manifest; Scripts/check-settings compares them)
@@ -128,13 +128,6 @@ let package = Package(
             name: "fleetd",
             dependencies: ["FleetServer"],
             path: "Apps/fleetd",
-            swiftSettings: sharedSwiftSettings
-        ),
-        // The bare-Hummingbird baseline of fleetd's throughput benchmark (`Scripts/bench-fleetd`); never shipped.
-        .executableTarget(
-            name: "fleetd-baseline",
-            dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
-            path: "Benchmarks/FleetdBaseline",
             swiftSettings: sharedSwiftSettings
         ),
 

@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 // MARK: - Shared settings (identical in every manifest; Scripts/check-settings compares them)
@@ -31,6 +31,8 @@ let package = Package(
         .package(path: "../Packages/RequestKit"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // The bare-Hummingbird baseline fleetd's throughput is compared with (`Scripts/bench-fleetd`).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         .executableTarget(
@@ -99,6 +101,13 @@ let package = Package(
                 .product(name: "RequestKit", package: "RequestKit")
             ],
             path: "Benchmarks/RequestKitProfile",
+            swiftSettings: sharedSwiftSettings
+        ),
+        // A bare Hummingbird server answering fleetd's routes with constants: the ceiling of fleetd's throughput.
+        .executableTarget(
+            name: "fleetd-baseline",
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+            path: "FleetdBaseline",
             swiftSettings: sharedSwiftSettings
         ),
     ],
