@@ -190,9 +190,21 @@ let package = Package(
             path: "Apps/fleet",
             swiftSettings: sharedSwiftSettings
         ),
+        // What the apps' suites share: fleetd's HTTP contract answered in memory, and small fixtures.
+        .target(
+            name: "FleetTestSupport",
+            dependencies: [
+                "FleetModels",
+                .product(name: "ModelKit", package: "ModelKit"),
+                .product(name: "RequestKitTesting", package: "RequestKit"),
+            ],
+            path: "Tests/FleetTestSupport",
+            swiftSettings: sharedSwiftSettings
+        ),
         .testTarget(
             name: "FleetClientTests",
             dependencies: [
+                "FleetTestSupport",
                 "FleetClient",
                 "FleetModels",
                 .product(name: "ModelKit", package: "ModelKit"),
@@ -206,6 +218,7 @@ let package = Package(
         .testTarget(
             name: "FleetCLITests",
             dependencies: [
+                "FleetTestSupport",
                 "FleetCLI",
                 "FleetClient",
                 "FleetModels",

@@ -1,4 +1,5 @@
 import FleetCLI
+import FleetTestSupport
 import Foundation
 
 /// Runs `fleet` in-process with its own temporary home, configuration and data folders.

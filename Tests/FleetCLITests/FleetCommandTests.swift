@@ -1,5 +1,6 @@
 import FleetCLI
 import FleetModels
+import FleetTestSupport
 import Foundation
 import ModelKit
 import RequestKitTesting

@@ -1,7 +1,7 @@
-import FleetModels
-import Foundation
-import ModelKit
-import RequestKitTesting
+public import FleetModels
+public import Foundation
+public import ModelKit
+public import RequestKitTesting
 import Synchronization
 
 /// fleetd's HTTP contract (Apps/FleetServer/OpenAPI), answered in memory behind a `TestServer` on loopback: v1 and
@@ -9,10 +9,10 @@ import Synchronization
 /// paths (422), duplicate plates (409), cursor pagination with filters, `/health`, and `files/blob`, a download
 /// that honours `Range` and `If-Range`.
 ///
-/// This file is shared by FleetClientTests and FleetCLITests (the second holds a symbolic link to it).
-final class FakeFleetd: Sendable {
-    static let token = "test-token"
-    static let blobETag = "\"blob-1\""
+/// FleetClientTests and FleetCLITests both use it, from this test-support target.
+public final class FakeFleetd: Sendable {
+    public static let token = "test-token"
+    public static let blobETag = "\"blob-1\""
 
     private struct State {
         var vehicles: [ModelID<Vehicle>: Vehicle] = [:]
@@ -20,22 +20,22 @@ final class FakeFleetd: Sendable {
 
     private let state = Mutex(State())
     /// The bytes `GET /files/blob` serves.
-    let blob: Data
+    public let blob: Data
 
-    init(blobSize: Int = 300_000) {
+    public init(blobSize: Int = 300_000) {
         var bytes = [UInt8](repeating: 0, count: blobSize)
         for index in bytes.indices { bytes[index] = UInt8(truncatingIfNeeded: index &* 31 &+ index >> 8) }
         blob = Data(bytes)
     }
 
     /// Starts a `TestServer` answering for this fake, runs `body`, and shuts the server down.
-    func serve<Result>(_ body: (TestServer) async throws -> Result) async throws -> Result {
+    public func serve<Result>(_ body: (TestServer) async throws -> Result) async throws -> Result {
         try await TestServer.withTestServer(handler: { request in self.handle(request) }, body)
     }
 
     /// Adds vehicles straight to the store.
     @discardableResult
-    func seed(_ vehicles: [Vehicle]) -> [Vehicle] {
+    public func seed(_ vehicles: [Vehicle]) -> [Vehicle] {
         state.withLock { state in
             for vehicle in vehicles { state.vehicles[vehicle.id] = vehicle }
         }
@@ -43,17 +43,17 @@ final class FakeFleetd: Sendable {
     }
 
     /// Changes a stored vehicle as another client would (bumps the revision).
-    func touch(_ id: ModelID<Vehicle>) {
+    public func touch(_ id: ModelID<Vehicle>) {
         state.withLock { state in
             state.vehicles[id]?.revision += 1
         }
     }
 
-    var count: Int { state.withLock { $0.vehicles.count } }
+    public var count: Int { state.withLock { $0.vehicles.count } }
 
     // MARK: - Routing
 
-    func handle(_ request: TestRequest) -> TestResponse {
+    public func handle(_ request: TestRequest) -> TestResponse {
         let segments = request.path.split(separator: "/").map(String.init)
         switch (request.method, segments) {
         case ("GET", ["health"]):
@@ -261,7 +261,7 @@ final class FakeFleetd: Sendable {
 }
 
 /// A loopback port nothing listens on: a server's port after the server has shut down.
-func closedPort() async throws -> Int {
+public func closedPort() async throws -> Int {
     let server = try await TestServer.start(handler: { _ in .status(200) })
     let port = server.port
     try await server.shutdown()
@@ -269,14 +269,14 @@ func closedPort() async throws -> Int {
 }
 
 /// A fresh temporary folder, removed by the caller.
-func temporaryFolder() throws -> URL {
+public func temporaryFolder() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-tests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
 }
 
 /// Some vehicles with distinct plates.
-func sampleVehicles(_ count: Int) -> [Vehicle] {
+public func sampleVehicles(_ count: Int) -> [Vehicle] {
     (0..<count).map { index in
         Vehicle(
             plate: String(format: "AB-%03d", index),

@@ -1,1 +1,0 @@
-../FleetClientTests/FakeFleetd.swift
