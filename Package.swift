@@ -72,6 +72,7 @@ let package = Package(
                 .product(name: "RequestKit", package: "RequestKit"),
                 .product(name: "RequestKitAsyncHTTPClient", package: "RequestKit"),
                 .product(name: "RequestKitTesting", package: "RequestKit"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
             ],
             path: "Packages/RequestKit/Tests/RequestKitTests",
             swiftSettings: sharedSwiftSettings

@@ -88,6 +88,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
             ],
             swiftSettings: sharedSwiftSettings
         ),

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import InMemoryLogging
 import Logging
 import RequestKit
 import RequestKitAsyncHTTPClient
@@ -237,8 +238,8 @@ struct AuthenticationTests {
     }
 
     @Test func tokensNeverReachLogs() async throws {
-        let records = LockedValue<[(level: Logger.Level, message: String, metadata: Logger.Metadata)]>([])
-        let logger = Logger(label: "test") { _ in CapturingLogHandler(records: records) }
+        let logs = InMemoryLogHandler.keepingEverything()
+        let logger = Logger(label: "test") { _ in logs }
         let (client, mock) = try authenticatedClient(
             BearerTokenAuthenticator(token: "stale-secret") { _ in "fresh-secret" },
             retryPolicy: quickPolicy(),
@@ -249,8 +250,8 @@ struct AuthenticationTests {
             request.header("authorization") == "Bearer fresh-secret" ? script.next() : .status(401)
         }
         _ = try await client.get("vehicles")
-        #expect(!records.value.isEmpty)
-        #expect(!records.value.contains { "\($0.message) \($0.metadata)".contains("secret") })
+        #expect(!logs.entries.isEmpty)
+        #expect(!logs.entries.contains { "\($0.message) \($0.metadata)".contains("secret") })
         let fields = mock.requests.compactMap { $0.headerFields.first { $0.name == .authorization } }
         #expect(fields.count == 3)
         #expect(fields.allSatisfy { $0.indexingStrategy == .disallow })

@@ -1,25 +1,19 @@
 import CoreMetrics
 import Foundation
 import HTTPTypes
+import InMemoryLogging
 import Logging
 import ModelKit
 import RequestKit
 import RequestKitTesting
 import Testing
 
-/// Keeps every log record in memory.
-struct CapturingLogHandler: LogHandler {
-    let records: LockedValue<[(level: Logger.Level, message: String, metadata: Logger.Metadata)]>
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        records.update { $0.append((event.level, event.message.description, event.metadata ?? [:])) }
+extension InMemoryLogHandler {
+    /// swift-log's in-memory handler, keeping every level (its default starts at `info`).
+    static func keepingEverything() -> InMemoryLogHandler {
+        var handler = InMemoryLogHandler()
+        handler.logLevel = .trace
+        return handler
     }
 }
 
@@ -62,9 +56,8 @@ final class RecordingMetrics: MetricsFactory {
 
 struct LoggingAndMetricsTests {
     @Test func theLoggingObserverLogsToTheHandedLoggerWithSecretsRedacted() async throws {
-        let records = LockedValue<[(level: Logger.Level, message: String, metadata: Logger.Metadata)]>([])
-        var logger = Logger(label: "test") { _ in CapturingLogHandler(records: records) }
-        logger.logLevel = .trace
+        let logs = InMemoryLogHandler.keepingEverything()
+        let logger = Logger(label: "test") { _ in logs }
         var configuration = RequestClient.Configuration()
         configuration.observers = [LoggingObserver(logger: logger)]
         configuration.headerFields[.authorization] = "Bearer top-secret"
@@ -72,8 +65,8 @@ struct LoggingAndMetricsTests {
         try await withClient(configuration: configuration, handler: { _ in .text("ok") }) { client, _ in
             _ = try await client.get("x", parameters: ["token": "t-456"])
         }
-        let logged = records.value
-        #expect(logged.map(\.message) == ["request started", "request finished"])
+        let logged = logs.entries
+        #expect(logged.map(\.message.description) == ["request started", "request finished"])
         let everything = logged.map { "\($0.message) \($0.metadata)" }.joined(separator: "\n")
         #expect(!everything.contains("top-secret"))
         #expect(!everything.contains("key-123"))

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import InMemoryLogging
 import Logging
 import RequestKit
 import RequestKitAsyncHTTPClient
@@ -374,8 +375,8 @@ struct RetryTests {
     }
 
     @Test func logsAndMetricsCountRetriesWithoutSecrets() async throws {
-        let records = LockedValue<[(level: Logger.Level, message: String, metadata: Logger.Metadata)]>([])
-        let logger = Logger(label: "test") { _ in CapturingLogHandler(records: records) }
+        let logs = InMemoryLogHandler.keepingEverything()
+        let logger = Logger(label: "test") { _ in logs }
         let metrics = RecordingMetrics()
         let (client, mock) = try mockClient(
             quickPolicy(),
@@ -384,10 +385,10 @@ struct RetryTests {
         let script = Script([.status(503), .text("ok")])
         mock.on(.get, "vehicles") { _ in script.next() }
         _ = try await client.makeRequest(.get, "vehicles").header(.authorization, "Bearer s3cret").submit()
-        let retries = records.value.filter { $0.message == "request attempt failed, retrying" }
+        let retries = logs.entries.filter { $0.message.description == "request attempt failed, retrying" }
         #expect(retries.count == 1)
         #expect(retries.first?.metadata["request.attempt"] == "1")
-        #expect(!records.value.contains { "\($0.metadata)".contains("s3cret") })
+        #expect(!logs.entries.contains { "\($0.metadata)".contains("s3cret") })
         #expect(metrics.values.value["requestkit.retries operation=GET vehicles method=GET status=503"] == [1])
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import InMemoryLogging
 import Logging
 import ModelKit
 import RequestKit
@@ -70,8 +71,8 @@ struct SensitiveHeaderTests {
     }
 
     @Test func sensitiveFieldsAreRedactedInLogs() async throws {
-        let records = LockedValue<[(level: Logger.Level, message: String, metadata: Logger.Metadata)]>([])
-        let logger = Logger(label: "test") { _ in CapturingLogHandler(records: records) }
+        let logs = InMemoryLogHandler.keepingEverything()
+        let logger = Logger(label: "test") { _ in logs }
         var configuration = RequestClient.Configuration()
         configuration.sensitiveHeaderNames = [Self.apiKey]
         configuration.headerFields[Self.apiKey] = "client-key"
@@ -80,7 +81,7 @@ struct SensitiveHeaderTests {
             _ = try await client.makeRequest(.get, "x").header(Self.session, "per-request-secret", sensitive: true)
                 .submit()
         }
-        let text = records.value.map { "\($0.message) \($0.metadata)" }.joined(separator: "\n")
+        let text = logs.entries.map { "\($0.message) \($0.metadata)" }.joined(separator: "\n")
         #expect(!text.isEmpty)
         #expect(!text.contains("client-key"))
         #expect(!text.contains("per-request-secret"))
