@@ -16,8 +16,11 @@ final class DaemonProcess: Sendable {
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }  // an integer port always makes a valid URL
     var logText: String { log.text.withLock { $0 } }
 
+    /// The fleetd binary, or `nil` with the reason the suite is skipped.
+    static let located: (binary: URL?, reason: String) = binary()
+
     /// The fleetd binary, or `nil` (with the reason) when it has not been built.
-    static func binary() -> (URL?, String) {
+    private static func binary() -> (URL?, String) {
         if let explicit = ProcessInfo.processInfo.environment["FLEETD_BINARY"] {
             return (URL(fileURLWithPath: explicit), "")
         }

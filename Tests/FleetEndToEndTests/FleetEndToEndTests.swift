@@ -8,7 +8,11 @@ import RequestKitAsyncHTTPClient
 import Testing
 
 /// `fleetd` as a real process, driven through `fleet`'s command paths and through v1 and v2 clients.
-@Suite("fleetd and fleet end to end", .serialized)
+@Suite(
+    "fleetd and fleet end to end",
+    .serialized,
+    .enabled(if: DaemonProcess.located.binary != nil, Comment(rawValue: DaemonProcess.located.reason))
+)
 struct FleetEndToEndTests {
     /// Runs `fleet` in-process with private configuration and data folders, pointed at `daemon`.
     struct CLI {
@@ -56,11 +60,7 @@ struct FleetEndToEndTests {
 
     @Test("create in v2, read in v1, conflict on a stale revision, offline copy after sync, graceful stop")
     func fleetStory() async throws {
-        let (binary, reason) = DaemonProcess.binary()
-        guard let binary else {
-            print("skipping the end-to-end suite: \(reason)")
-            return
-        }
+        let binary = try #require(DaemonProcess.located.binary)
         let daemon = try await DaemonProcess(binary: binary)
         defer { daemon.removeData() }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-e2e-\(UUID().uuidString)")
@@ -163,11 +163,7 @@ struct FleetEndToEndTests {
 
     @Test("the data survives a restart on the same data directory")
     func restart() async throws {
-        let (binary, reason) = DaemonProcess.binary()
-        guard let binary else {
-            print("skipping the end-to-end suite: \(reason)")
-            return
-        }
+        let binary = try #require(DaemonProcess.located.binary)
         let first = try await DaemonProcess(binary: binary)
         defer { first.removeData() }
         let created = try await withClient(first) { client in
