@@ -144,7 +144,7 @@ extension RequestClient {
         return Download(progress: stream, task: task)
     }
 
-    /// Downloads with the seed's callbacks: success or failure on `completionQueue`, progress as it happens.
+    /// Downloads with callbacks: success or failure on `completionQueue`, progress as it happens.
     @discardableResult
     public func download(
         _ path: String,

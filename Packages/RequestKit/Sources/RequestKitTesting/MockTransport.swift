@@ -10,7 +10,7 @@ import Synchronization
 /// compute a ``TestResponse`` from the request, so the same handlers serve a ``TestServer`` and a mock.
 ///
 /// Without a matching route, a fixture file named after the request's operation with the extension `.mock`
-/// (Nomosi's convention: `vehicles.get.mock` for the endpoint named `vehicles.get`) in ``fixturesDirectory``
+/// (`vehicles.get.mock` for the endpoint named `vehicles.get`) in ``fixturesDirectory``
 /// answers `200` with its contents (JSON when it starts with `{` or `[`, text otherwise). Anything else gets a
 /// `404` naming the request, so a missing mock is visible in the test failure.
 ///
