@@ -46,6 +46,9 @@ public struct FleetClientError: Error, Sendable, CustomStringConvertible {
 
     /// The kind of failure.
     public let code: Code
+
+    /// The code's name, bounded and stable: fit for a metric label or a log field.
+    public var shortDescription: String { code.description }
     /// What went wrong, in one or a few lines.
     public let message: String
     /// The HTTP status, when the server answered.

@@ -3,47 +3,67 @@ public import ModelKit
 
 /// What the fleet service refuses or fails at, each mapped to one HTTP status and problem type.
 public struct FleetError: Error, Sendable, CustomStringConvertible {
-    /// The kinds of failure.
-    public enum Kind: Sendable, Hashable {
+    /// What failed; new codes may be added, so a `switch` over codes needs a `default`.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        fileprivate enum Value: String, Sendable {
+            case notFound, duplicatePlate, staleRevision, preconditionFailed, preconditionRequired, validation
+            case concurrentUpdate, unavailable, storeFailure
+        }
+
+        fileprivate let value: Value
+
+        private init(_ value: Value) {
+            self.value = value
+        }
+
         /// No vehicle has the ID.
-        case notFound
+        public static let notFound = Code(.notFound)
         /// Another vehicle has the plate.
-        case duplicatePlate
+        public static let duplicatePlate = Code(.duplicatePlate)
         /// The revision in the body is not the stored one.
-        case staleRevision
+        public static let staleRevision = Code(.staleRevision)
         /// The `If-Match` revision is not the stored one.
-        case preconditionFailed
+        public static let preconditionFailed = Code(.preconditionFailed)
         /// A v2 update without a revision.
-        case preconditionRequired
+        public static let preconditionRequired = Code(.preconditionRequired)
         /// The vehicle breaks a rule.
-        case validation
+        public static let validation = Code(.validation)
         /// Two writers changed the vehicle at once; the other one won.
-        case concurrentUpdate
+        public static let concurrentUpdate = Code(.concurrentUpdate)
         /// The store is not initialized (yet), or was closed.
-        case unavailable
+        public static let unavailable = Code(.unavailable)
         /// The store failed.
-        case storeFailure
+        public static let storeFailure = Code(.storeFailure)
+
+        /// The code's name (`notFound`).
+        public var description: String { value.rawValue }
     }
 
-    /// The kind.
-    public let kind: Kind
+    /// What failed.
+    public let code: Code
     /// What happened, for people.
     public let detail: String
-    /// Field failures, for ``Kind/validation``.
+    /// Field failures, for ``Code/validation``.
     public let failures: [ValidationFailure]
+    /// The error underneath, when the store failed.
+    public let underlying: (any Error)?
 
     /// An error.
-    public init(_ kind: Kind, _ detail: String, failures: [ValidationFailure] = []) {
-        self.kind = kind
+    public init(_ code: Code, _ detail: String, failures: [ValidationFailure] = [], underlying: (any Error)? = nil) {
+        self.code = code
         self.detail = detail
         self.failures = failures
+        self.underlying = underlying
     }
+
+    /// The code's name (`notFound`), bounded and stable: fit for a metric label or a log field.
+    public var shortDescription: String { code.description }
 
     public var description: String { detail }
 
     /// The HTTP status this error is sent with.
     public var status: Int {
-        switch kind {
+        switch code.value {
         case .notFound: 404
         case .duplicatePlate, .staleRevision, .concurrentUpdate: 409
         case .preconditionFailed: 412
@@ -57,7 +77,7 @@ public struct FleetError: Error, Sendable, CustomStringConvertible {
     /// The problem body this error is sent as.
     public var problem: Problem {
         let (type, title): (String, String) =
-            switch kind {
+            switch code.value {
             case .notFound: (ProblemType.notFound, "Not found")
             case .duplicatePlate: (ProblemType.duplicatePlate, "Duplicate plate")
             case .staleRevision, .concurrentUpdate: (ProblemType.conflict, "Conflict")

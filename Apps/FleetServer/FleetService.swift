@@ -13,9 +13,9 @@ public final class FleetService: Sendable {
     public enum RevisionCheck: Sendable, Hashable {
         /// No check (v1 has no revisions: the last writer wins).
         case none
-        /// `If-Match: "n"`; a different stored revision is ``FleetError/Kind/preconditionFailed`` (412).
+        /// `If-Match: "n"`; a different stored revision is ``FleetError/Code/preconditionFailed`` (412).
         case ifMatch(Int)
-        /// `revision` in the body; a different stored revision is ``FleetError/Kind/staleRevision`` (409).
+        /// `revision` in the body; a different stored revision is ``FleetError/Code/staleRevision`` (409).
         case body(Int)
     }
 
@@ -60,7 +60,7 @@ public final class FleetService: Sendable {
     /// Whether the store is ready.
     public var isReady: Bool { repository.isReady }
 
-    /// Waits until the store is ready; throws ``FleetError/Kind/unavailable`` when it cannot open.
+    /// Waits until the store is ready; throws ``FleetError/Code/unavailable`` when it cannot open.
     public func waitUntilReady() async throws(FleetError) {
         try await repository.waitUntilReady()
     }

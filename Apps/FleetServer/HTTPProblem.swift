@@ -41,7 +41,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as HTTPProblem {
             return Self.response(error.problem, headers: error.headers)
         } catch let error as FleetError {
-            if error.kind == .storeFailure {
+            if error.code == .storeFailure {
                 context.logger.error("store failure", metadata: ["fleetd.error": "\(error.detail)"])
             }
             return Self.response(error.problem)

@@ -126,7 +126,7 @@ enum RequestBodies {
     }
 
     private static func message(for error: ModelDecodingError) -> String {
-        switch error.kind {
+        switch error.code {
         case .missingKey: return "is required"
         case .nullValue: return "must not be null"
         case .typeMismatch:

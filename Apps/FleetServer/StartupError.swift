@@ -20,6 +20,9 @@ public struct StartupError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The kind of failure.
     public let code: Code
+
+    /// The code's name, bounded and stable: fit for a metric label or a log field.
+    public var shortDescription: String { code.description }
     /// The address (`host:port`) or the path concerned.
     public let subject: String
     /// The whole message, in one line.

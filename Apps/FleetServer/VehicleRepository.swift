@@ -10,7 +10,7 @@ public protocol VehicleRepository: Sendable {
     var isReady: Bool { get }
     /// Waits until the store is ready.
     ///
-    /// - Throws: ``FleetError/Kind/unavailable`` with the reason when it cannot open.
+    /// - Throws: ``FleetError/Code/unavailable`` with the reason when it cannot open.
     func waitUntilReady() async throws(FleetError)
     /// The stored vehicle with this ID (its `due` state not yet derived).
     func vehicle(id: ModelID<Vehicle>) async throws(FleetError) -> Vehicle?
@@ -27,7 +27,7 @@ public protocol VehicleRepository: Sendable {
     func insert(_ vehicle: Vehicle) async throws(FleetError)
     /// Changes a stored vehicle in one unit of work: `change` receives the stored value and returns the new one,
     /// or throws to write nothing. A concurrent write to the same vehicle fails with
-    /// ``FleetError/Kind/concurrentUpdate``.
+    /// ``FleetError/Code/concurrentUpdate``.
     func update(
         id: ModelID<Vehicle>,
         _ change: (Vehicle) throws(FleetError) -> Vehicle
@@ -178,15 +178,19 @@ public final class StoreVehicleRepository: VehicleRepository {
 
     private static func map(_ error: any Error) -> FleetError {
         guard let error = error as? StoreError else {
-            return FleetError(.storeFailure, "the store failed: \(error)")
+            return FleetError(.storeFailure, "the store failed: \(error)", underlying: error)
         }
         switch error.kind {
         case .notInitialized, .initializationFailed, .notADatabase, .newerSchema, .cannotOpen, .invalidModel:
-            return FleetError(.unavailable, "the store is not ready: \(error)")
+            return FleetError(.unavailable, "the store is not ready: \(error)", underlying: error)
         case .conflict:
-            return FleetError(.concurrentUpdate, "another request changed this vehicle at the same time; read it again")
+            return FleetError(
+                .concurrentUpdate,
+                "another request changed this vehicle at the same time; read it again",
+                underlying: error
+            )
         default:
-            return FleetError(.storeFailure, "the store failed: \(error)")
+            return FleetError(.storeFailure, "the store failed: \(error)", underlying: error)
         }
     }
 }

@@ -245,7 +245,7 @@ struct DatabaseLockTests {
             try await second.run()
             Issue.record("a second daemon ran on a locked database")
         } catch let error as FleetError {
-            #expect(error.kind == .unavailable)
+            #expect(error.code == .unavailable)
             #expect("\(error)".contains("another fleetd is running on this database"))
         }
         try await second.locator.resolve(FleetService.self).close()

@@ -13,7 +13,7 @@ public struct APIVersion: Sendable, Hashable, Comparable, Codable, CustomStringC
 
     /// Parses `v2`, `V2` or `2`.
     ///
-    /// - Throws: ``VersioningError`` with kind ``VersioningError/Kind/invalidVersion`` for anything else.
+    /// - Throws: ``VersioningError`` with code ``VersioningError/Code/invalidVersion`` for anything else.
     public init(parsing text: String) throws(VersioningError) {
         var digits = Substring(text)
         if let first = digits.first, first == "v" || first == "V" {

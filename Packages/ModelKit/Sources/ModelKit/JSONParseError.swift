@@ -2,7 +2,7 @@
 ///
 /// The error names the position (``offset`` in bytes from the start, and ``line`` and ``column`` counted from 1,
 /// the column in Unicode scalars), what the parser ``expected`` and what it ``found`` there. Compare
-/// ``kind`` with the static members of ``Kind`` to react to one kind of failure:
+/// ``code`` with the static members of ``Code`` to react to one kind of failure:
 ///
 /// ```swift
 /// do {
@@ -12,9 +12,9 @@
 /// }
 /// ```
 public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// A kind of parse failure; new kinds may be added.
-    public struct Kind: Sendable, Hashable, CustomStringConvertible {
-        private enum Code: String, Sendable {
+    /// A kind of parse failure; new codes may be added.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private enum Value: String, Sendable {
             case unexpectedEndOfInput = "unexpected end of input"
             case unexpectedCharacter = "unexpected character"
             case invalidNumber = "invalid number"
@@ -26,37 +26,44 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
             case nestingTooDeep = "nesting too deep"
         }
 
-        private let code: Code
+        private let value: Value
 
-        private init(_ code: Code) {
-            self.code = code
+        private init(_ value: Value) {
+            self.value = value
         }
 
         /// The input ended before the value was complete.
-        public static let unexpectedEndOfInput = Kind(.unexpectedEndOfInput)
+        public static let unexpectedEndOfInput = Code(.unexpectedEndOfInput)
         /// A character that JSON's grammar does not allow at this position.
-        public static let unexpectedCharacter = Kind(.unexpectedCharacter)
+        public static let unexpectedCharacter = Code(.unexpectedCharacter)
         /// A number that breaks JSON's number grammar, such as `01`, `1.` or `-`.
-        public static let invalidNumber = Kind(.invalidNumber)
+        public static let invalidNumber = Code(.invalidNumber)
         /// A floating-point number whose magnitude is too large for `Double`, such as `1e400`.
-        public static let numberOutOfRange = Kind(.numberOutOfRange)
+        public static let numberOutOfRange = Code(.numberOutOfRange)
         /// A backslash escape that JSON does not define, or a `\u` escape with an unpaired surrogate.
-        public static let invalidEscape = Kind(.invalidEscape)
+        public static let invalidEscape = Code(.invalidEscape)
         /// Bytes inside a string that are not well-formed UTF-8.
-        public static let invalidUTF8 = Kind(.invalidUTF8)
+        public static let invalidUTF8 = Code(.invalidUTF8)
         /// A control character (below U+0020) written into a string without escaping.
-        public static let controlCharacterInString = Kind(.controlCharacterInString)
+        public static let controlCharacterInString = Code(.controlCharacterInString)
         /// A key that appears twice in the same object.
-        public static let duplicateKey = Kind(.duplicateKey)
+        public static let duplicateKey = Code(.duplicateKey)
         /// Arrays and objects nested deeper than the parser's limit.
-        public static let nestingTooDeep = Kind(.nestingTooDeep)
+        public static let nestingTooDeep = Code(.nestingTooDeep)
 
-        /// A short phrase naming the kind.
-        public var description: String { code.rawValue }
+        /// A short phrase naming the code.
+        public var description: String { value.rawValue }
+
+        /// The code's name, as written in Swift (`unexpectedCharacter`).
+        public var name: String { String(describing: value) }
     }
 
     /// What went wrong.
-    public let kind: Kind
+    public let code: Code
+
+    /// The code's name (`unexpectedCharacter`), bounded and stable: fit for a metric label or a log field.
+    public var shortDescription: String { code.name }
+
     /// The byte offset of the failure, counted from 0.
     public let offset: Int
     /// The line of the failure, counted from 1.
@@ -69,8 +76,8 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
     public let found: String
 
     /// Creates an error at a position that has already been resolved into line and column.
-    init(kind: Kind, offset: Int, line: Int, column: Int, expected: String, found: String) {
-        self.kind = kind
+    init(code: Code, offset: Int, line: Int, column: Int, expected: String, found: String) {
+        self.code = code
         self.offset = offset
         self.line = line
         self.column = column
@@ -81,9 +88,9 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
     /// `line L, column C (byte B): expected …, found …`, bounded in length.
     public var description: String {
         let prefix = "line \(line), column \(column) (byte \(offset)): "
-        switch kind {
+        switch code {
         case .nestingTooDeep, .duplicateKey, .numberOutOfRange, .invalidUTF8, .controlCharacterInString:
-            return prefix + "\(kind): expected \(expected), found \(found)"
+            return prefix + "\(code): expected \(expected), found \(found)"
         default:
             return prefix + "expected \(expected), found \(found)"
         }

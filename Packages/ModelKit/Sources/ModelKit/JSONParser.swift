@@ -504,7 +504,7 @@ struct JSONParser: ~Copyable {
     }
 
     /// An error at the current position; `found` defaults to a description of the byte there.
-    private func error(_ kind: JSONParseError.Kind, expected: String, found: String? = nil) -> JSONParseError {
+    private func error(_ code: JSONParseError.Code, expected: String, found: String? = nil) -> JSONParseError {
         var line = 1
         var column = 1
         for index in 0..<min(position, bytes.count) {
@@ -517,7 +517,7 @@ struct JSONParser: ~Copyable {
             }
         }
         return JSONParseError(
-            kind: kind,
+            code: code,
             offset: position,
             line: line,
             column: column,

@@ -14,11 +14,11 @@ extension JSONValue {
     ///   ``double(_:)`` rounded to the nearest `Double` (so `18446744073709551616` loses its last digits). `-0`
     ///   becomes `.integer(0)`; `-0.0` stays `.double(-0.0)`.
     /// - A number with a fraction or an exponent becomes ``double(_:)``, correctly rounded. One whose magnitude
-    ///   overflows `Double` (`1e400`) throws ``JSONParseError/Kind/numberOutOfRange``; one that underflows
+    ///   overflows `Double` (`1e400`) throws ``JSONParseError/Code/numberOutOfRange``; one that underflows
     ///   (`1e-400`) becomes `0.0`. `NaN` and `Infinity` are not JSON and are rejected.
-    /// - A key repeated within one object throws ``JSONParseError/Kind/duplicateKey``.
+    /// - A key repeated within one object throws ``JSONParseError/Code/duplicateKey``.
     /// - Strings must be well-formed UTF-8; `\u` escapes must pair surrogates.
-    /// - Arrays and objects nested deeper than `maxDepth` throw ``JSONParseError/Kind/nestingTooDeep`` instead of
+    /// - Arrays and objects nested deeper than `maxDepth` throw ``JSONParseError/Code/nestingTooDeep`` instead of
     ///   exhausting the stack. Keep `maxDepth` in the thousands at most.
     ///
     /// - Parameters:

@@ -1,32 +1,39 @@
 /// Why a media type or `Accept` header could not be parsed.
 public struct MIMETypeError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// A kind of failure; new kinds may be added.
-    public struct Kind: Sendable, Hashable, CustomStringConvertible {
-        private enum Code: String, Sendable {
+    /// A kind of failure; new codes may be added.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private enum Value: String, Sendable {
             case malformed = "malformed media type"
             case invalidQuality = "invalid quality value"
             case invalidWildcard = "invalid wildcard"
         }
 
-        private let code: Code
+        private let value: Value
 
-        private init(_ code: Code) {
-            self.code = code
+        private init(_ value: Value) {
+            self.value = value
         }
 
         /// The text breaks the `type/subtype; name=value` grammar.
-        public static let malformed = Kind(.malformed)
+        public static let malformed = Code(.malformed)
         /// A `q` parameter that is not a number from 0 to 1 with at most three decimals.
-        public static let invalidQuality = Kind(.invalidQuality)
+        public static let invalidQuality = Code(.invalidQuality)
         /// A wildcard type with a concrete subtype, such as `*/json`.
-        public static let invalidWildcard = Kind(.invalidWildcard)
+        public static let invalidWildcard = Code(.invalidWildcard)
 
-        /// A short phrase naming the kind.
-        public var description: String { code.rawValue }
+        /// A short phrase naming the code.
+        public var description: String { value.rawValue }
+
+        /// The code's name, as written in Swift (`malformed`).
+        public var name: String { String(describing: value) }
     }
 
     /// What went wrong.
-    public let kind: Kind
+    public let code: Code
+
+    /// The code's name (`malformed`), bounded and stable: fit for a metric label or a log field.
+    public var shortDescription: String { code.name }
+
     /// The offset, in characters, where parsing stopped.
     public let offset: Int
     /// What the parser expected there.
@@ -34,8 +41,8 @@ public struct MIMETypeError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The input, cut to 40 characters.
     public let input: String
 
-    init(_ kind: Kind, offset: Int, expected: String, input: String) {
-        self.kind = kind
+    init(_ code: Code, offset: Int, expected: String, input: String) {
+        self.code = code
         self.offset = offset
         self.expected = expected
         self.input = ModelKitText.truncated(input)
@@ -43,6 +50,6 @@ public struct MIMETypeError: Error, Sendable, Hashable, CustomStringConvertible 
 
     /// `malformed media type at offset 5 in "text/": expected a subtype`.
     public var description: String {
-        "\(kind) at offset \(offset) in \(ModelKitText.quoted(input)): expected \(expected)"
+        "\(code) at offset \(offset) in \(ModelKitText.quoted(input)): expected \(expected)"
     }
 }

@@ -125,8 +125,8 @@ struct MIMETypeScanner {
         throw error(.malformed, expected: "'\"' to close the quoted value")
     }
 
-    private func error(_ kind: MIMETypeError.Kind, expected: String) -> MIMETypeError {
-        MIMETypeError(kind, offset: position, expected: expected, input: text)
+    private func error(_ code: MIMETypeError.Code, expected: String) -> MIMETypeError {
+        MIMETypeError(code, offset: position, expected: expected, input: text)
     }
 
     /// RFC 9110 `tchar`.

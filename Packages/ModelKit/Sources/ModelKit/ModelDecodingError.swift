@@ -6,11 +6,11 @@ import Foundation
 /// ``ModelCoding/decode(_:from:)`` throws it in place of Foundation's `DecodingError`. It carries the
 /// ``path`` rendered as people write it, what was ``expected`` and what was ``found`` (a short, bounded
 /// description of the JSON value at that path), and for malformed JSON the parser's ``jsonError`` with line and
-/// column. Compare ``kind`` with the static members of ``Kind``.
+/// column. Compare ``code`` with the static members of ``Code``.
 public struct ModelDecodingError: Error, Sendable, CustomStringConvertible {
-    /// A kind of decoding failure; new kinds may be added.
-    public struct Kind: Sendable, Hashable, CustomStringConvertible {
-        private enum Code: String, Sendable {
+    /// A kind of decoding failure; new codes may be added.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private enum Value: String, Sendable {
             case typeMismatch = "type mismatch"
             case missingKey = "missing key"
             case nullValue = "null value"
@@ -18,42 +18,49 @@ public struct ModelDecodingError: Error, Sendable, CustomStringConvertible {
             case malformedJSON = "malformed JSON"
         }
 
-        private let code: Code
+        private let value: Value
 
-        private init(_ code: Code) {
-            self.code = code
+        private init(_ value: Value) {
+            self.value = value
         }
 
         /// The value has the wrong JSON type, such as a string where a number belongs.
-        public static let typeMismatch = Kind(.typeMismatch)
+        public static let typeMismatch = Code(.typeMismatch)
         /// A required key (or array element) is absent.
-        public static let missingKey = Kind(.missingKey)
+        public static let missingKey = Code(.missingKey)
         /// The value is `null` where a non-optional value is required.
-        public static let nullValue = Kind(.nullValue)
+        public static let nullValue = Code(.nullValue)
         /// The value has the right JSON type but is not acceptable, such as a corrupt date or UUID.
-        public static let invalidData = Kind(.invalidData)
+        public static let invalidData = Code(.invalidData)
         /// The input is not JSON at all; ``ModelDecodingError/jsonError`` says where.
-        public static let malformedJSON = Kind(.malformedJSON)
+        public static let malformedJSON = Code(.malformedJSON)
 
-        /// A short phrase naming the kind.
-        public var description: String { code.rawValue }
+        /// A short phrase naming the code.
+        public var description: String { value.rawValue }
+
+        /// The code's name, as written in Swift (`typeMismatch`).
+        public var name: String { String(describing: value) }
     }
 
     /// What went wrong.
-    public let kind: Kind
+    public let code: Code
+
+    /// The code's name (`typeMismatch`), bounded and stable: fit for a metric label or a log field.
+    public var shortDescription: String { code.name }
+
     /// Where it went wrong, such as `vehicles[3].modelYear`; empty for the top-level value.
     public let path: String
     /// What the model required there, such as `Int` or `an ISO 8601 date …`; `nil` when not known.
     public let expected: String?
     /// A bounded description of the JSON value found there, such as `string "abc"`; `nil` when not known.
     public let found: String?
-    /// For ``Kind/malformedJSON``, the parser's error with position and expectation.
+    /// For ``Code/malformedJSON``, the parser's error with position and expectation.
     public let jsonError: JSONParseError?
 
     /// The path, then what was expected and found, in one bounded line.
     public var description: String {
         let prefix = path.isEmpty ? "" : "\(path): "
-        switch kind {
+        switch code {
         case .malformedJSON:
             return "malformed JSON at \(jsonError.map(String.init(describing:)) ?? "an unknown position")"
         case .missingKey:
@@ -67,8 +74,8 @@ public struct ModelDecodingError: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    private init(kind: Kind, path: String, expected: String?, found: String?, jsonError: JSONParseError? = nil) {
-        self.kind = kind
+    private init(code: Code, path: String, expected: String?, found: String?, jsonError: JSONParseError? = nil) {
+        self.code = code
         self.path = path
         self.expected = expected
         self.found = found
@@ -77,7 +84,7 @@ public struct ModelDecodingError: Error, Sendable, CustomStringConvertible {
 
     /// Wraps a parse error of the input.
     init(malformedJSON error: JSONParseError) {
-        self.init(kind: .malformedJSON, path: "", expected: error.expected, found: error.found, jsonError: error)
+        self.init(code: .malformedJSON, path: "", expected: error.expected, found: error.found, jsonError: error)
     }
 
     /// Maps Foundation's error, looking up the found value in a parse of `input` (failure path only).
@@ -97,7 +104,7 @@ public struct ModelDecodingError: Error, Sendable, CustomStringConvertible {
             let components = FieldPath.components(of: context.codingPath)
             let value = found(at: components)
             self.init(
-                kind: value?.isNull == true ? .nullValue : .typeMismatch,
+                code: value?.isNull == true ? .nullValue : .typeMismatch,
                 path: FieldPath.render(components),
                 expected: Self.typeName(type),
                 found: value.map(FieldPath.describe)
@@ -107,18 +114,18 @@ public struct ModelDecodingError: Error, Sendable, CustomStringConvertible {
             let value = found(at: components)
             if let value {
                 self.init(
-                    kind: value.isNull ? .nullValue : .typeMismatch,
+                    code: value.isNull ? .nullValue : .typeMismatch,
                     path: FieldPath.render(components),
                     expected: Self.typeName(type),
                     found: FieldPath.describe(value)
                 )
             } else {
                 // An unkeyed container ran out of elements.
-                self.init(kind: .missingKey, path: FieldPath.render(components), expected: "element", found: nil)
+                self.init(code: .missingKey, path: FieldPath.render(components), expected: "element", found: nil)
             }
         case .keyNotFound(let key, let context):
             let components = FieldPath.components(of: context.codingPath + [key])
-            self.init(kind: .missingKey, path: FieldPath.render(components), expected: "key", found: nil)
+            self.init(code: .missingKey, path: FieldPath.render(components), expected: "key", found: nil)
         case .dataCorrupted(let context):
             var components = FieldPath.components(of: context.codingPath)
             // Foundation reports a number that fits no integer type (`2020.5` or `1e30` for an `Int`) as "not
@@ -134,14 +141,14 @@ public struct ModelDecodingError: Error, Sendable, CustomStringConvertible {
             }
             let value = found(at: components)
             self.init(
-                kind: .invalidData,
+                code: .invalidData,
                 path: FieldPath.render(components),
                 expected: expected,
                 found: value.map(FieldPath.describe)
             )
         @unknown default:
             self.init(
-                kind: .invalidData,
+                code: .invalidData,
                 path: "",
                 expected: nil,
                 found: ModelKitText.truncated(String(describing: error), limit: 120)

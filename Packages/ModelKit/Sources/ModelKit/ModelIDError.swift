@@ -1,31 +1,38 @@
 /// Why a string is not a ``ModelID``.
 public struct ModelIDError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// A kind of failure; new kinds may be added.
-    public struct Kind: Sendable, Hashable, CustomStringConvertible {
-        private enum Code: String, Sendable {
+    /// A kind of failure; new codes may be added.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private enum Value: String, Sendable {
             case invalidUUID = "not a UUID"
         }
 
-        private let code: Code
+        private let value: Value
 
-        private init(_ code: Code) {
-            self.code = code
+        private init(_ value: Value) {
+            self.value = value
         }
 
         /// The text is not a UUID in the 8-4-4-4-12 hexadecimal form.
-        public static let invalidUUID = Kind(.invalidUUID)
+        public static let invalidUUID = Code(.invalidUUID)
 
-        /// A short phrase naming the kind.
-        public var description: String { code.rawValue }
+        /// A short phrase naming the code.
+        public var description: String { value.rawValue }
+
+        /// The code's name, as written in Swift (`invalidUUID`).
+        public var name: String { String(describing: value) }
     }
 
     /// What went wrong.
-    public let kind: Kind
+    public let code: Code
+
+    /// The code's name (`invalidUUID`), bounded and stable: fit for a metric label or a log field.
+    public var shortDescription: String { code.name }
+
     /// The rejected text, cut to 40 characters.
     public let text: String
 
-    init(_ kind: Kind, text: String) {
-        self.kind = kind
+    init(_ code: Code, text: String) {
+        self.code = code
         self.text = ModelKitText.truncated(text)
     }
 

@@ -41,8 +41,8 @@ public protocol VersionedRepresentation<Canonical>: Codable, Sendable {
     /// - Parameter existing: The current canonical value, when there is one (an update). Representations that
     ///   lack fields of the canonical model take those fields from it; representations that carry every field
     ///   may ignore it.
-    /// - Throws: ``VersioningError`` (``VersioningError/Kind/missingCanonical`` when fields are missing and no
-    ///   existing value was given, ``VersioningError/Kind/conversionFailed`` for values the canonical model
+    /// - Throws: ``VersioningError`` (``VersioningError/Code/missingCanonical`` when fields are missing and no
+    ///   existing value was given, ``VersioningError/Code/conversionFailed`` for values the canonical model
     ///   cannot take), or any error of your own.
     func canonical(updating existing: Canonical?) throws -> Canonical
 }

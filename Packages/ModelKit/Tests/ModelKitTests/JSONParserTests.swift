@@ -47,7 +47,7 @@ struct JSONParserTests {
     }
 
     @Test(arguments: [
-        ("", JSONParseError.Kind.unexpectedEndOfInput, 1, 1, "a value"),
+        ("", JSONParseError.Code.unexpectedEndOfInput, 1, 1, "a value"),
         ("[1, 2", .unexpectedEndOfInput, 1, 6, "',' or ']'"),
         ("{\"a\": 1,}", .unexpectedCharacter, 1, 9, "a string key"),
         ("{\n  \"a\": 1\n  \"b\": 2\n}", .unexpectedCharacter, 3, 3, "',' or '}'"),
@@ -72,7 +72,7 @@ struct JSONParserTests {
     ])
     func malformedInputReportsPositionAndExpectation(
         text: String,
-        kind: JSONParseError.Kind,
+        kind: JSONParseError.Code,
         line: Int,
         column: Int,
         expected: String
@@ -81,7 +81,7 @@ struct JSONParserTests {
             _ = try JSONValue(parsing: text)
         } throws: { error in
             guard let error = error as? JSONParseError else { return false }
-            return error.kind == kind && error.line == line && error.column == column && error.expected == expected
+            return error.code == kind && error.line == line && error.column == column && error.expected == expected
         }
     }
 
@@ -100,7 +100,7 @@ struct JSONParserTests {
             _ = try JSONValue(parsing: bytes)
             Issue.record("expected an error")
         } catch {
-            #expect(error.kind == .invalidUTF8)
+            #expect(error.code == .invalidUTF8)
             #expect(error.offset == 2)
             #expect(error.found == "byte 0xC3")
         }
@@ -111,7 +111,7 @@ struct JSONParserTests {
         #expect {
             _ = try JSONValue(parsing: text)
         } throws: { error in
-            (error as? JSONParseError)?.kind == .nestingTooDeep
+            (error as? JSONParseError)?.code == .nestingTooDeep
         }
         #expect(throws: Never.self) {
             _ = try JSONValue(parsing: String(repeating: "[", count: 512) + String(repeating: "]", count: 512))

@@ -45,7 +45,7 @@ struct MediaTypeTests {
     }
 
     @Test(arguments: [
-        ("", MIMETypeError.Kind.malformed, 0),
+        ("", MIMETypeError.Code.malformed, 0),
         ("text", .malformed, 4),
         ("text/", .malformed, 5),
         ("/json", .malformed, 0),
@@ -56,12 +56,12 @@ struct MediaTypeTests {
         ("te xt/plain", .malformed, 2),
         ("text/plain; =x", .malformed, 12),
     ])
-    func malformedTypesThrowTypedErrors(text: String, kind: MIMETypeError.Kind, offset: Int) {
+    func malformedTypesThrowTypedErrors(text: String, kind: MIMETypeError.Code, offset: Int) {
         #expect {
             _ = try MIMEType(parsing: text)
         } throws: { error in
             guard let error = error as? MIMETypeError else { return false }
-            return error.kind == kind && error.offset == offset
+            return error.code == kind && error.offset == offset
         }
     }
 
@@ -109,7 +109,7 @@ struct MediaTypeTests {
         #expect {
             _ = try AcceptHeader(parsing: header)
         } throws: { error in
-            (error as? MIMETypeError)?.kind == .invalidQuality
+            (error as? MIMETypeError)?.code == .invalidQuality
         }
     }
 

@@ -35,20 +35,20 @@ struct ModelDecodingErrorTests {
 
     @Test func typeMismatchNamesPathExpectedTypeAndFoundValue() throws {
         let error = try #require(decodingError(fleetJSON(patching: patchVehicle(3, "modelYear", "abc"))))
-        #expect(error.kind == .typeMismatch)
+        #expect(error.code == .typeMismatch)
         #expect(error.path == "vehicles[3].modelYear")
         #expect(error.description == #"vehicles[3].modelYear: expected Int, found string "abc""#)
     }
 
     @Test func missingKeyNamesThePath() throws {
         let error = try #require(decodingError(fleetJSON(patching: patchVehicle(0, "plate", nil))))
-        #expect(error.kind == .missingKey)
+        #expect(error.code == .missingKey)
         #expect(error.description == "vehicles[0].plate: missing required key")
     }
 
     @Test func nullWhereAValueIsRequiredIsItsOwnKind() throws {
         let error = try #require(decodingError(fleetJSON(patching: patchVehicle(1, "make", .null))))
-        #expect(error.kind == .nullValue)
+        #expect(error.code == .nullValue)
         #expect(error.description == "vehicles[1].make: expected String, found null")
     }
 
@@ -59,7 +59,7 @@ struct ModelDecodingErrorTests {
 
     @Test func corruptDateIsInvalidData() throws {
         let error = try #require(decodingError(fleetJSON(patching: patchVehicle(2, "registeredAt", "yesterday"))))
-        #expect(error.kind == .invalidData)
+        #expect(error.code == .invalidData)
         #expect(
             error.description
                 == #"vehicles[2].registeredAt: expected an ISO 8601 date such as 2024-03-01T08:15:30.250Z, found string "yesterday""#
@@ -68,7 +68,7 @@ struct ModelDecodingErrorTests {
 
     @Test func corruptIdentifierIsInvalidData() throws {
         let error = try #require(decodingError(fleetJSON(patching: patchVehicle(4, "id", "42"))))
-        #expect(error.kind == .invalidData)
+        #expect(error.code == .invalidData)
         #expect(error.description == #"vehicles[4].id: expected a UUID string, found string "42""#)
     }
 
@@ -90,7 +90,7 @@ struct ModelDecodingErrorTests {
 
     @Test func malformedJSONCarriesThePosition() throws {
         let error = try #require(decodingError(Data("{\n  \"name\": \"North\",\n  \"vehicles\": [,]\n}".utf8)))
-        #expect(error.kind == .malformedJSON)
+        #expect(error.code == .malformedJSON)
         #expect(error.jsonError?.line == 3)
         #expect(error.jsonError?.column == 16)
         #expect(error.description == "malformed JSON at line 3, column 16 (byte 36): expected a value, found ','")
@@ -100,7 +100,7 @@ struct ModelDecodingErrorTests {
         #expect {
             _ = try ModelCoding.decode(JSONValue.self, from: Data("[1,".utf8))
         } throws: { error in
-            (error as? ModelDecodingError)?.kind == .malformedJSON
+            (error as? ModelDecodingError)?.code == .malformedJSON
         }
     }
 

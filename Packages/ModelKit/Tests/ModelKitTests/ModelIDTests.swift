@@ -85,7 +85,7 @@ struct ModelIDTests {
         #expect {
             _ = try ModelID<Vehicle>(parsing: text)
         } throws: { error in
-            (error as? ModelIDError)?.kind == .invalidUUID
+            (error as? ModelIDError)?.code == .invalidUUID
         }
     }
 

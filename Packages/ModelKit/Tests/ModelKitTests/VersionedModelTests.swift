@@ -93,7 +93,7 @@ struct VersionedModelTests {
         #expect {
             _ = try vehicles.decode(data, as: .v1)
         } throws: { error in
-            (error as? VersioningError)?.kind == .missingCanonical
+            (error as? VersioningError)?.code == .missingCanonical
         }
     }
 
@@ -120,7 +120,7 @@ struct VersionedModelTests {
         #expect {
             _ = try vehicles.decode(data, as: .v2)
         } throws: { error in
-            (error as? VersioningError)?.kind == .conversionFailed
+            (error as? VersioningError)?.code == .conversionFailed
         }
     }
 
@@ -128,7 +128,7 @@ struct VersionedModelTests {
         #expect {
             _ = try vehicles.decode(Data(#"{"plate": 1}"#.utf8), as: .v1, updating: Sample.vehicle)
         } throws: { error in
-            (error as? ModelDecodingError)?.kind == .missingKey || (error as? ModelDecodingError)?.kind == .typeMismatch
+            (error as? ModelDecodingError)?.code == .missingKey || (error as? ModelDecodingError)?.code == .typeMismatch
         }
     }
 
@@ -155,7 +155,7 @@ struct VersionedModelTests {
         #expect {
             _ = try APIVersion(parsing: text)
         } throws: { error in
-            (error as? VersioningError)?.kind == .invalidVersion
+            (error as? VersioningError)?.code == .invalidVersion
         }
     }
 

@@ -202,7 +202,7 @@ public final class AsyncHTTPClientTransport: Transport {
                     throw RequestKitError(
                         code: .tlsVerificationFailed,
                         subject: request.url.absoluteString,
-                        reason: "the server's certificate failed verification (\(failure.check))",
+                        reason: "the server's certificate failed verification (\(failure.code))",
                         operation: request.operation,
                         url: request.url,
                         underlying: failure

@@ -103,7 +103,7 @@ struct TrustedCertificateTests {
                 )
                 let error = await #expect(throws: RequestKitError.self) { _ = try await client.get("x") }
                 #expect(error?.code == .tlsVerificationFailed)
-                #expect((error?.underlying as? TLSVerificationError)?.check == .untrustedIssuer)
+                #expect((error?.underlying as? TLSVerificationError)?.code == .untrustedIssuer)
                 #expect(server.receivedRequests.isEmpty)
             }
         }

@@ -36,8 +36,8 @@ struct TLSVerificationTests {
         }
     }
 
-    private func check(of error: RequestKitError?) -> TLSVerificationError.Check? {
-        (error?.underlying as? TLSVerificationError)?.check
+    private func check(of error: RequestKitError?) -> TLSVerificationError.Code? {
+        (error?.underlying as? TLSVerificationError)?.code
     }
 
     @Test func anUnknownAuthorityFailsAtOnceAsUntrustedIssuer() async throws {

@@ -88,6 +88,9 @@ public struct RequestKitError: Error, Sendable, CustomStringConvertible {
 
     /// The kind of error.
     public let code: Code
+
+    /// The code's name, bounded and stable: fit for a metric label or a log field.
+    public var shortDescription: String { code.description }
     /// The environment name, path or URL the error is about.
     public let subject: String
     /// Why it failed, in a short sentence.

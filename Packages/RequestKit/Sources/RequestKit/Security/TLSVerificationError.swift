@@ -6,12 +6,12 @@
 ///     _ = try await client.get("vehicles")
 /// } catch where error.code == .tlsVerificationFailed {
 ///     let failure = error.underlying as? TLSVerificationError
-///     print(failure?.check ?? "unknown")   // for example "expired"
+///     print(failure?.code ?? "unknown")   // for example "expired"
 /// }
 /// ```
 public struct TLSVerificationError: Error, Sendable, CustomStringConvertible {
     /// The verification step that failed.
-    public struct Check: Sendable, Hashable, CustomStringConvertible {
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Value: String, Sendable, Hashable {
             case untrustedIssuer
             case expired
@@ -24,35 +24,38 @@ public struct TLSVerificationError: Error, Sendable, CustomStringConvertible {
 
         /// The certificate chain does not lead to a trusted root: an unknown or private certificate authority, or
         /// a self-signed certificate.
-        public static let untrustedIssuer = Check(.untrustedIssuer)
+        public static let untrustedIssuer = Code(.untrustedIssuer)
         /// The server's certificate is past its end date.
-        public static let expired = Check(.expired)
+        public static let expired = Code(.expired)
         /// The server's certificate is not valid yet.
-        public static let notYetValid = Check(.notYetValid)
+        public static let notYetValid = Code(.notYetValid)
         /// The certificate is valid, but not for the host name (or address) the request was sent to.
-        public static let hostnameMismatch = Check(.hostnameMismatch)
+        public static let hostnameMismatch = Code(.hostnameMismatch)
         /// The chain failed verification for another reason (for example an unsuitable key usage or a broken
         /// signature); ``TLSVerificationError/detail`` has the TLS library's words.
-        public static let other = Check(.other)
+        public static let other = Code(.other)
 
         public var description: String { value.rawValue }
     }
 
     /// The check that failed.
-    public let check: Check
+    public let code: Code
+
+    /// The check's name (`expired`), bounded and stable: fit for a metric label or a log field.
+    public var shortDescription: String { code.description }
     /// The host the client connected to.
     public let host: String
     /// What the TLS library reported.
     public let detail: String
 
     /// Creates an error.
-    public init(check: Check, host: String, detail: String) {
-        self.check = check
+    public init(code: Code, host: String, detail: String) {
+        self.code = code
         self.host = host
         self.detail = detail
     }
 
     public var description: String {
-        "TLS verification of \(host) failed (\(check)): \(detail)"
+        "TLS verification of \(host) failed (\(code)): \(detail)"
     }
 }
