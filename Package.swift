@@ -89,7 +89,14 @@ let package = Package(
         ),
         .testTarget(
             name: "AdaptersTests",
-            dependencies: [.product(name: "RequestStoreCache", package: "Adapters")],
+            dependencies: [
+                .product(name: "RequestStoreCache", package: "Adapters"),
+                .product(name: "RequestKit", package: "RequestKit"),
+                .product(name: "RequestKitAsyncHTTPClient", package: "RequestKit"),
+                .product(name: "RequestKitTesting", package: "RequestKit"),
+                .product(name: "StoreKitLite", package: "StoreKitLite"),
+                .product(name: "StoreKitLiteSQLite", package: "StoreKitLite"),
+            ],
             path: "Packages/Adapters/Tests/AdaptersTests",
             swiftSettings: sharedSwiftSettings
         ),
@@ -257,6 +264,7 @@ let package = Package(
                 .product(name: "LocatorKit", package: "LocatorKit"),
                 .product(name: "RequestKit", package: "RequestKit"),
                 .product(name: "StoreKitLite", package: "StoreKitLite"),
+                .product(name: "StoreKitLiteTesting", package: "StoreKitLite"),
                 .product(name: "RequestStoreCache", package: "Adapters"),
             ],
             path: "Tests/IntegrationTests",

@@ -20,19 +20,36 @@ let package = Package(
         .library(name: "RequestStoreCache", targets: ["RequestStoreCache"])
     ],
     dependencies: [
+        .package(path: "../ModelKit"),
         .package(path: "../RequestKit"),
         .package(path: "../StoreKitLite"),
+        // HTTP field and method names in the tests.
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         .target(
             name: "RequestStoreCache",
             dependencies: [
+                .product(name: "ModelKit", package: "ModelKit"),
                 .product(name: "RequestKit", package: "RequestKit"),
                 .product(name: "StoreKitLite", package: "StoreKitLite"),
+                .product(name: "StoreKitLiteSQLite", package: "StoreKitLite"),
             ],
             swiftSettings: sharedSwiftSettings
         ),
-        .testTarget(name: "AdaptersTests", dependencies: ["RequestStoreCache"], swiftSettings: sharedSwiftSettings),
+        .testTarget(
+            name: "AdaptersTests",
+            dependencies: [
+                "RequestStoreCache",
+                .product(name: "RequestKit", package: "RequestKit"),
+                .product(name: "RequestKitAsyncHTTPClient", package: "RequestKit"),
+                .product(name: "RequestKitTesting", package: "RequestKit"),
+                .product(name: "StoreKitLite", package: "StoreKitLite"),
+                .product(name: "StoreKitLiteSQLite", package: "StoreKitLite"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,339 @@
+public import Foundation
+import ModelKit
+public import RequestKit
+public import StoreKitLite
+import StoreKitLiteSQLite
+import Synchronization
+
+/// RequestKit's HTTP cache kept in a StoreKitLite store: answers survive restarts.
+///
+/// ```swift
+/// var configuration = RequestClient.Configuration()
+/// if let cacheStore = try? await StoreCacheStore.open(path: cachesFolder + "/http-cache.sqlite") {
+///     configuration.cache = HTTPCache(store: cacheStore)
+/// }
+/// ```
+///
+/// The store is bounded by ``Limits``: in bytes (bodies plus header fields) and in entries. When a new answer takes
+/// it past either bound, the answers used least recently are removed in the same step. Expired answers go with
+/// ``removeExpired(now:)``.
+///
+/// **Writes.** Each ``store(_:)`` replaces the variant under the same key and varying values and is saved with
+/// `SaveOption.saveAndPersist`: on disk before it returns. The time an answer was last used is kept
+/// in memory on a hit and written with the next store, so a hit costs one read and no write.
+///
+/// **Several processes.** Processes that open the same file share its answers: a lookup always reads the file, so
+/// an answer stored by another process is found, and one it removed is not. Each process bounds the store by the
+/// answers it knows of (those present when it opened it, and those it stored since); a process that opens the file
+/// later sees them all.
+///
+/// **Failures.** The cache is an optimisation: `HTTPCache` treats a failed read as a miss and a failed
+/// write as not stored, so a request never fails because of its cache. Opening a file that is not a cache store (a
+/// corrupt or foreign file, a newer schema) throws a `StoreError` and leaves the file as it is; the
+/// client then goes without a cache (see ``open(path:limits:)``).
+public final class StoreCacheStore: CacheStore {
+    /// How large the store may grow.
+    public struct Limits: Sendable, Hashable {
+        /// The most bytes the stored answers take (bodies plus header fields).
+        public var maximumBytes: Int
+        /// The most answers kept.
+        public var maximumEntries: Int
+        /// The largest body stored; larger answers are passed on without being stored.
+        public var maximumBodySize: Int
+
+        /// Limits; the defaults keep 10,000 answers in 64 MiB, none over 4 MiB.
+        public init(maximumBytes: Int = 64 << 20, maximumEntries: Int = 10_000, maximumBodySize: Int = 4 << 20) {
+            self.maximumBytes = max(0, maximumBytes)
+            self.maximumEntries = max(0, maximumEntries)
+            self.maximumBodySize = max(0, min(maximumBodySize, maximumBytes))
+        }
+    }
+
+    /// The records a cache store keeps; add them to a store model to keep the cache in a store of your own.
+    public static let records: [any Record.Type] = [CacheEntryRecord.self, CacheBodyRecord.self]
+
+    /// What the store knows of one answer without reading it.
+    private struct IndexEntry {
+        var key: String
+        var variant: String
+        var bytes: Int
+        var expiry: Date
+        var lastUsed: Date
+    }
+
+    private struct Index {
+        var entries: [UUID: IndexEntry] = [:]
+        var bytes = 0
+        /// Answers used since their `lastUsed` was last written.
+        var touched: Set<UUID> = []
+
+        mutating func insert(_ id: UUID, _ entry: IndexEntry) {
+            remove(id)
+            entries[id] = entry
+            bytes += entry.bytes
+        }
+
+        mutating func remove(_ id: UUID) {
+            if let old = entries.removeValue(forKey: id) { bytes -= old.bytes }
+            touched.remove(id)
+        }
+
+        /// The least recently used answers to remove so that what is indexed fits the limits.
+        func victims(for limits: Limits) -> [UUID] {
+            guard bytes > limits.maximumBytes || entries.count > limits.maximumEntries else { return [] }
+            var excessBytes = bytes - limits.maximumBytes
+            var excessEntries = entries.count - limits.maximumEntries
+            var chosen: [UUID] = []
+            for (id, entry) in entries.sorted(by: { $0.value.lastUsed < $1.value.lastUsed }) {
+                guard excessBytes > 0 || excessEntries > 0 else { break }
+                chosen.append(id)
+                excessBytes -= entry.bytes
+                excessEntries -= 1
+            }
+            return chosen
+        }
+    }
+
+    /// The service the answers are kept through.
+    public let service: PersistenceService
+    /// The store's bounds.
+    public let limits: Limits
+    public var maximumBodySize: Int { limits.maximumBodySize }
+
+    private let index: Mutex<Index>
+    private let clock: @Sendable () -> Date
+    /// One writer at a time, so the index and the file agree on what a store or an eviction did.
+    private let writes = WriteLane()
+
+    /// A cache store over `service`, whose model must include ``records``; reads the index of what is stored.
+    ///
+    /// - Throws: `StoreError` when the store cannot be read.
+    public init(
+        service: PersistenceService,
+        limits: Limits = Limits(),
+        clock: @escaping @Sendable () -> Date = Date.init
+    ) async throws(StoreError) {
+        self.service = service
+        self.limits = limits
+        self.clock = clock
+        let known = try await service.fetch(Query<CacheEntryRecord>()) { record in
+            (
+                record.id.uuid,
+                IndexEntry(
+                    key: record.key,
+                    variant: record.variant,
+                    bytes: record.byteCount,
+                    expiry: record.expiry,
+                    lastUsed: record.lastUsed
+                )
+            )
+        }
+        var index = Index()
+        for (id, entry) in known { index.insert(id, entry) }
+        self.index = Mutex(index)
+    }
+
+    /// Opens (or creates) a cache store in the SQLite file at `path`.
+    ///
+    /// - Throws: `StoreError` when the file cannot be a cache store: `StoreError.Kind.notADatabase`
+    ///   for a corrupt or foreign file, `StoreError.Kind.newerSchema`,
+    ///   `StoreError.Kind.cannotOpen`. The file is left as it was. A client can go on without a
+    ///   cache: `let cacheStore = try? await StoreCacheStore.open(path: path)`.
+    public static func open(path: String, limits: Limits = Limits()) async throws(StoreError) -> StoreCacheStore {
+        let service = try await PersistenceService.open(
+            model: StoreModel(records: records),
+            backend: SQLiteBackend(path: path, durability: .normal)
+        )
+        return try await StoreCacheStore(service: service, limits: limits)
+    }
+
+    /// The number of answers this store knows of.
+    public var entryCount: Int { index.withLock { $0.entries.count } }
+    /// The bytes those answers take.
+    public var byteCount: Int { index.withLock { $0.bytes } }
+
+    // MARK: - CacheStore
+
+    public func entries(for key: CacheKey) async throws -> [CachedResponse] {
+        let records = try await service.fetch(Query<CacheEntryRecord>(\.key == key.description))
+        guard !records.isEmpty else { return [] }
+        let bodies = try await service.fetch(ids: records.map { CacheBodyRecord.ID(uuid: $0.id.uuid) })
+        var bodyByID: [UUID: Data] = [:]
+        for body in bodies { bodyByID[body.id.uuid] = body.body }
+        let now = clock()
+        var answers: [CachedResponse] = []
+        answers.reserveCapacity(records.count)
+        for record in records {
+            // An entry whose body another process removed meanwhile is not an answer.
+            guard let body = bodyByID[record.id.uuid],
+                var answer = try? Self.decoder.decode(
+                    CachedResponse.self,
+                    from: record.answer
+                )
+            else { continue }
+            answer.body = body
+            answers.append(answer)
+        }
+        index.withLock { index in
+            for record in records where index.entries[record.id.uuid] != nil {
+                index.entries[record.id.uuid]?.lastUsed = now
+                index.touched.insert(record.id.uuid)
+            }
+        }
+        return answers
+    }
+
+    public func store(_ entry: CachedResponse) async throws {
+        guard entry.body.count <= limits.maximumBodySize, entry.byteCount <= limits.maximumBytes else { return }
+        var metadata = entry
+        metadata.body = Data()
+        let answer = try Self.encoder.encode(metadata)
+        let key = entry.key.description
+        let variant = Self.variant(of: entry.varyingHeaderValues)
+        let now = clock()
+        let id = UUID()
+        try await writes.run { () async throws -> Void in
+            let replaced = index.withLock { index in
+                index.entries.filter { $0.value.key == key && $0.value.variant == variant }.map(\.key)
+            }
+            // The new answer, the variant it replaces, the recency of answers used since the last write, and
+            // whatever has to go to make room: one transaction.
+            var provisional = index.withLock { $0 }
+            for old in replaced { provisional.remove(old) }
+            provisional.insert(
+                id,
+                IndexEntry(key: key, variant: variant, bytes: entry.byteCount, expiry: entry.expiry, lastUsed: now)
+            )
+            let victims = provisional.victims(for: limits)
+            let touched = Array(provisional.touched.subtracting(victims))
+            let recency = touched.compactMap { uuid in provisional.entries[uuid].map { (uuid, $0.lastUsed) } }
+
+            let batch = service.makeChild()
+            _ = try await batch.delete(
+                Query<CacheEntryRecord>(\.key == key && \.variant == variant),
+                options: .dontSave
+            )
+            let gone = replaced + victims.filter { $0 != id }
+            if !gone.isEmpty {
+                _ = try await batch.delete(ids: gone.map { CacheEntryRecord.ID(uuid: $0) }, options: .dontSave)
+                _ = try await batch.delete(ids: gone.map { CacheBodyRecord.ID(uuid: $0) }, options: .dontSave)
+            }
+            if !recency.isEmpty {
+                let lastUsed = Dictionary(recency, uniquingKeysWith: { first, _ in first })
+                _ = try await batch.update(ids: recency.map { CacheEntryRecord.ID(uuid: $0.0) }) { records in
+                    for index in records.indices {
+                        if let date = lastUsed[records[index].id.uuid] { records[index].lastUsed = date }
+                    }
+                    return .dontSave
+                }
+            }
+            if !victims.contains(id) {
+                var record = CacheEntryRecord(id: CacheEntryRecord.ID(uuid: id))
+                record.key = key
+                record.variant = variant
+                record.expiry = entry.expiry
+                record.lastUsed = now
+                record.byteCount = entry.byteCount
+                record.answer = answer
+                var body = CacheBodyRecord(id: CacheBodyRecord.ID(uuid: id))
+                body.body = entry.body
+                try await batch.insert([record], options: .dontSave)
+                try await batch.insert([body], options: .dontSave)
+            }
+            try await batch.saveAll(.saveAndPersist)
+
+            index.withLock { index in
+                for old in gone { index.remove(old) }
+                if !victims.contains(id), let new = provisional.entries[id] { index.insert(id, new) }
+                index.touched.subtract(touched)
+            }
+        }
+    }
+
+    public func remove(_ key: CacheKey) async throws {
+        let text = key.description
+        try await writes.run { () async throws -> Void in
+            let ids = index.withLock { index in index.entries.filter { $0.value.key == text }.map(\.key) }
+            let batch = service.makeChild()
+            let doomed = try await batch.fetch(Query<CacheEntryRecord>(\.key == text)) { $0.id.uuid }
+            let all = Array(Set(ids + doomed))
+            if !all.isEmpty {
+                _ = try await batch.delete(ids: all.map { CacheEntryRecord.ID(uuid: $0) }, options: .dontSave)
+                _ = try await batch.delete(ids: all.map { CacheBodyRecord.ID(uuid: $0) }, options: .dontSave)
+                try await batch.saveAll(.saveAndPersist)
+            }
+            index.withLock { index in for id in all { index.remove(id) } }
+        }
+    }
+
+    public func removeExpired(now: Date) async throws {
+        try await writes.run { () async throws -> Void in
+            let batch = service.makeChild()
+            let expired = try await batch.fetch(Query<CacheEntryRecord>(\.expiry <= now)) { $0.id.uuid }
+            guard !expired.isEmpty else { return }
+            _ = try await batch.delete(ids: expired.map { CacheEntryRecord.ID(uuid: $0) }, options: .dontSave)
+            _ = try await batch.delete(ids: expired.map { CacheBodyRecord.ID(uuid: $0) }, options: .dontSave)
+            try await batch.saveAll(.saveAndPersist)
+            index.withLock { index in for id in expired { index.remove(id) } }
+        }
+    }
+
+    public func removeAll() async throws {
+        try await writes.run { () async throws -> Void in
+            let batch = service.makeChild()
+            _ = try await batch.delete(Query<CacheEntryRecord>(), options: .dontSave)
+            _ = try await batch.delete(Query<CacheBodyRecord>(), options: .dontSave)
+            try await batch.saveAll(.saveAndPersist)
+            index.withLock { $0 = Index() }
+        }
+    }
+
+    // MARK: - Encoding
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        return encoder
+    }()
+
+    private static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return decoder
+    }()
+
+    /// The varying values as one canonical text: sorted `name=value` lines.
+    static func variant(of values: [String: String]) -> String {
+        values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "\n")
+    }
+}
+
+/// Runs one body at a time, in order of arrival.
+private final class WriteLane: Sendable {
+    private let state = Mutex<(busy: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func run<T>(_ body: () async throws -> T) async throws -> T {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resume = state.withLock { state -> Bool in
+                if state.busy {
+                    state.waiting.append(continuation)
+                    return false
+                }
+                state.busy = true
+                return true
+            }
+            if resume { continuation.resume() }
+        }
+        defer {
+            let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                if state.waiting.isEmpty {
+                    state.busy = false
+                    return nil
+                }
+                return state.waiting.removeFirst()
+            }
+            next?.resume()
+        }
+        return try await body()
+    }
+}
