@@ -29,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // RequestKit, and raw AsyncHTTPClient (with NIO for its byte buffers) as its comparison baseline.
         .package(path: "../Packages/RequestKit"),
+        // StoreKitLite as RequestKit's persistent cache, measured against the in-memory cache.
+        .package(path: "../Packages/Adapters"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // The bare-Hummingbird baseline fleetd's throughput is compared with (`Scripts/bench-fleetd`).
@@ -85,6 +87,7 @@ let package = Package(
                 .product(name: "RequestKit", package: "RequestKit"),
                 .product(name: "RequestKitAsyncHTTPClient", package: "RequestKit"),
                 .product(name: "RequestKitTesting", package: "RequestKit"),
+                .product(name: "RequestStoreCache", package: "Adapters"),
                 .product(name: "ModelKit", package: "ModelKit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
