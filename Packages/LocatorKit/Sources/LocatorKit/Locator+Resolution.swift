@@ -327,7 +327,7 @@ extension Locator {
             return try registration.resolveInScope(scope, owner: owner, node: node)
         }
         let value = try registration.resolve(requester: self, owner: owner, node: node)
-        guard recorder != nil, registration.hasSharedFactory else { return (value, []) }
+        guard recorder != nil, registration.recordsDependencies else { return (value, []) }
         return (value, Coordinator.lock.withLock { registration.dependencies })
     }
 
@@ -361,7 +361,7 @@ extension Locator {
             return try await registration.resolveInScopeAsync(scope, owner: owner, node: node)
         }
         let value = try await registration.resolveAsync(requester: self, owner: owner, node: node)
-        guard recorder != nil, registration.hasSharedFactory else { return (value, []) }
+        guard recorder != nil, registration.recordsDependencies else { return (value, []) }
         return (value, Coordinator.lock.withLock { registration.dependencies })
     }
 

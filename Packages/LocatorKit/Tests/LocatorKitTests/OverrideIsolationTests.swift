@@ -91,6 +91,27 @@ struct OverrideIsolationTests {
         #expect(try locator.resolve([Node].self).map(\.id) == nodes.map(\.id))
     }
 
+    @Test func aGraphInstanceSharedBySingletonsPassesOnWhatItWasBuiltOn() throws {
+        let locator = Locator()
+        try locator.register(FixedClock(now: 0), as: (any Clock).self)
+        try locator.register(Repository.self, lifetime: .graph) { r in
+            Repository(database: MemoryDatabase(), clock: try r.resolve())
+        }
+        try locator.register(Reporter.self) { r in Reporter(repository: try r.resolve()) }
+        try locator.register(Reporter.self, name: "second") { r in Reporter(repository: try r.resolve()) }
+        try locator.register([Reporter].self, lifetime: .transient) { r in
+            [try r.resolve(Reporter.self), try r.resolve(Reporter.self, name: "second")]
+        }
+        let real = try locator.resolve([Reporter].self)
+        #expect(real[0].repository === real[1].repository)
+        try withOverrides {
+            $0.override((any Clock).self, with: FixedClock(now: 6))
+        } operation: {
+            let scoped = try locator.resolve([Reporter].self)
+            #expect(scoped.map(\.repository.clock.now) == [6, 6])
+        }
+    }
+
     @Test func anEagerSingletonRegisteredInsideAScopeIsMadeAgainOutside() throws {
         let locator = Locator()
         try locator.register(FixedClock(now: 0), as: (any Clock).self)

@@ -8,9 +8,15 @@ import Synchronization
 /// set is transitive. Only construction pays for it: resolving an existing instance records nothing.
 final class DependencyRecorder: @unchecked Sendable {
     // @unchecked Sendable: `keys` is only read and written while holding `Coordinator.lock` (a factory may resolve
-    // from several tasks at once); `open` is atomic.
+    // from several tasks at once); `open` is atomic; `next` is immutable.
     private var keys: Set<RegistrationKey> = []
     private let open = Atomic<Bool>(true)
+    /// The construction that also gets everything recorded here (a graph instance made inside it).
+    private let next: DependencyRecorder?
+
+    init(passingTo next: DependencyRecorder? = nil) {
+        self.next = next
+    }
 
     /// Whether the construction is still running; a resolver kept past it stops recording (and takes the plain
     /// resolve path again).
@@ -23,6 +29,7 @@ final class DependencyRecorder: @unchecked Sendable {
             keys.insert(key)
             if !dependencies.isEmpty { keys.formUnion(dependencies) }
         }
+        next?.record(key, dependencies: dependencies)
     }
 
     /// Everything recorded, once the construction is over: later resolves are not recorded.

@@ -103,8 +103,9 @@ final class Registration<Service: Sendable>: Entry, @unchecked Sendable {
             if let existing = Coordinator.lock.withLock({ node.chain.graphInstance(for: self) }) {
                 return try cast(existing)
             }
-            let instance = try create(make, locator: requester, parent: node, stack: stack)
-            Coordinator.lock.withLock { node.chain.setGraphInstance(instance, for: self) }
+            let recorder = graphRecorder(for: node)
+            let instance = try create(make, locator: requester, parent: node, stack: stack, recorder: recorder)
+            keepGraphInstance(instance, in: node, recorder: recorder)
             return instance
         default:
             return try resolveShared(owner: owner, node: node)
@@ -128,7 +129,8 @@ final class Registration<Service: Sendable>: Entry, @unchecked Sendable {
         _ make: @Sendable (Resolver) throws -> Service,
         locator: Locator,
         parent: ResolutionNode?,
-        stack: ThreadContext.StackPointer?
+        stack: ThreadContext.StackPointer?,
+        recorder: DependencyRecorder? = nil
     ) throws(LocatorError) -> Service {
         #if LOCATORKIT_NO_CYCLE_DETECTION
         // Measurement-only build (see Scripts/callgrind.sh): no path, no cycle detection, so the benchmark can
@@ -148,7 +150,7 @@ final class Registration<Service: Sendable>: Entry, @unchecked Sendable {
         let stack = stack ?? ThreadContext.stack()
         let instance: Service
         do {
-            instance = try run(make, locator: locator, parent: parent, node: nil, stack: stack)
+            instance = try run(make, locator: locator, parent: parent, node: nil, stack: stack, recorder: recorder)
         } catch {
             ThreadContext.runHooksAfterFailure(stack)
             throw error
@@ -159,6 +161,22 @@ final class Registration<Service: Sendable>: Entry, @unchecked Sendable {
         try ThreadContext.runHooksIfOutermost(stack)
         return instance
         #endif
+    }
+
+    /// While a shared instance is being made, a graph instance records what it is built on by itself (passing it
+    /// on to the construction), so a later construction in the same root resolve that reuses the graph instance
+    /// can add the same keys.
+    private func graphRecorder(for node: ResolutionNode) -> DependencyRecorder? {
+        node.recorder.map { DependencyRecorder(passingTo: $0) }
+    }
+
+    /// Keeps a graph instance for the rest of its root resolve, and what it was built on.
+    private func keepGraphInstance(_ instance: Service, in node: ResolutionNode, recorder: DependencyRecorder?) {
+        let built = recorder?.close()
+        Coordinator.lock.withLock {
+            node.chain.setGraphInstance(instance, for: self)
+            if let built { dependencies = built }
+        }
     }
 
     /// Queues this registration's post-construction hook for `instance`; it runs once the outermost synchronous
@@ -191,10 +209,12 @@ final class Registration<Service: Sendable>: Entry, @unchecked Sendable {
         locator: Locator,
         parent: ResolutionNode?,
         node: ResolutionNode?,
-        stack: ThreadContext.StackPointer
+        stack: ThreadContext.StackPointer,
+        recorder own: DependencyRecorder? = nil
     ) throws(LocatorError) -> Service {
-        // A shared construction's node carries its own recorder; any other factory records into its caller's.
-        let recorder = node?.recorder ?? parent?.recorder
+        // A shared construction's node carries its own recorder, a graph instance may bring one; any other
+        // factory records into its caller's.
+        let recorder = own ?? node?.recorder ?? parent?.recorder
         let frame = ThreadContext.push(entry: self, parent: parent, node: node, recorder: recorder, on: stack)
         defer { ThreadContext.pop(stack) }
         do {
@@ -388,8 +408,9 @@ final class Registration<Service: Sendable>: Entry, @unchecked Sendable {
             if let existing = Coordinator.lock.withLock({ node.chain.graphInstance(for: self) }) {
                 return try cast(existing)
             }
-            let instance = try await createAsync(make, locator: requester, parent: node)
-            Coordinator.lock.withLock { node.chain.setGraphInstance(instance, for: self) }
+            let recorder = graphRecorder(for: node)
+            let instance = try await createAsync(make, locator: requester, parent: node, recorder: recorder)
+            keepGraphInstance(instance, in: node, recorder: recorder)
             return instance
         default:
             return try await resolveSharedAsync(make, owner: owner, node: node)
@@ -399,13 +420,14 @@ final class Registration<Service: Sendable>: Entry, @unchecked Sendable {
     private func createAsync(
         _ make: @Sendable (Resolver) async throws -> Service,
         locator: Locator,
-        parent: ResolutionNode?
+        parent: ResolutionNode?,
+        recorder: DependencyRecorder? = nil
     ) async throws(LocatorError) -> Service {
         if let parent, parent.contains(self) {
             throw .cycle(parent.path + [self])
         }
         // Each asynchronous creation is a strand of its own: its factory may resolve concurrently.
-        let node = ResolutionNode(entry: self, parent: parent, newStrand: true, recorder: parent?.recorder)
+        let node = ResolutionNode(entry: self, parent: parent, newStrand: true, recorder: recorder ?? parent?.recorder)
         let instance = try await runCreation(make, owner: locator, node: node)
         try runHookNow(instance, locator: locator)
         return instance
@@ -717,6 +739,10 @@ final class Registration<Service: Sendable>: Entry, @unchecked Sendable {
         }
         return try await resolveAsync(requester: requester, owner: owner, node: node)
     }
+
+    /// Whether a resolve can give an instance made earlier, whose ``Entry/dependencies`` then tell what it was
+    /// built on: shared instances, and graph instances reused within a root resolve.
+    var recordsDependencies: Bool { hasSharedFactory || lifetime.kind == .graph }
 
     override var hasSharedFactory: Bool {
         guard lifetime.isShared else { return false }
