@@ -4,6 +4,8 @@ extension Locator {
     /// ```
     /// Locator "app" (frozen)
     ///   Clock: lazy, created
+    ///   SystemClock: forwarded to Clock
+    ///   Report: transient with parameters (Int)
     ///   any Database (name: "replica"): scoped(session), not created
     ///   parent Locator "root"
     ///     Logger: instance, created
@@ -19,8 +21,8 @@ extension Locator {
                 indent + (depth == 0 ? "" : "parent ") + "Locator \(label)" + (current.isFrozen ? " (frozen)" : "")
             )
             for entry in current.snapshot() {
-                var line = "\(indent)  \(entry.keyDescription.text): \(entry.lifetime)"
-                if entry.isParameterised { line += " with parameters" }
+                var line = "\(indent)  \(entry.keyDescription.baseText): \(entry.lifetimeDescription)"
+                if entry.isParameterised { line += " with parameters \(entry.keyDescription.parametersText)" }
                 if entry.isAsync { line += ", async" }
                 let state = entry.stateDescription
                 if !state.isEmpty { line += ", \(state)" }
@@ -70,7 +72,8 @@ extension Locator {
     public func resolve(typeNamed typeName: String, name: String? = nil) throws(LocatorError) -> any Sendable {
         var locator: Locator? = self
         while let current = locator {
-            for entry in current.snapshot().reversed() where entry.key.name == name && !entry.key.isTypedKey {
+            for entry in current.snapshot().reversed()
+            where entry.key.name == name && !entry.key.isTypedKey && entry.acceptsNoParams {
                 let type = entry.serviceType
                 if String(describing: type) == typeName || String(reflecting: type) == typeName {
                     return try entry.resolveAny(requester: self, owner: current, node: nil)

@@ -3,9 +3,12 @@ import Synchronization
 extension Locator {
     /// The innermost override layer of the current task, for `LocatorKitTesting`.
     @_spi(Testing)
-    public static var currentOverrideLayer: Locator? { OverrideScope.layer }
+    public static var currentOverrideLayer: Locator? { OverrideScope.current?.layer }
 
     /// Runs `operation` with `layer` consulted before every locator, in this task and its child tasks only.
+    ///
+    /// Shared instances built on a key of `layer` (or of an enclosing layer) are built again for the scope and
+    /// kept by it, never by a locator; see the Testing article.
     ///
     /// This is the seam `LocatorKitTesting.withOverrides` is built on; it is not API for production code.
     @_spi(Testing)
@@ -15,7 +18,7 @@ extension Locator {
     ) rethrows -> Result {
         OverrideScope.activeCount.add(1, ordering: .relaxed)
         defer { OverrideScope.activeCount.subtract(1, ordering: .relaxed) }
-        return try OverrideScope.$layer.withValue(layer, operation: operation)
+        return try OverrideScope.$current.withValue(OverrideScopeState(layer: layer), operation: operation)
     }
 
     /// Runs `operation` with `layer` consulted before every locator, in this task and its child tasks only.
@@ -27,6 +30,10 @@ extension Locator {
     ) async rethrows -> Result {
         OverrideScope.activeCount.add(1, ordering: .relaxed)
         defer { OverrideScope.activeCount.subtract(1, ordering: .relaxed) }
-        return try await OverrideScope.$layer.withValue(layer, operation: operation, isolation: isolation)
+        return try await OverrideScope.$current.withValue(
+            OverrideScopeState(layer: layer),
+            operation: operation,
+            isolation: isolation
+        )
     }
 }

@@ -105,7 +105,7 @@ public final class Locator: Sendable, CustomStringConvertible {
     /// Finds the registration for `key` in the override layer, this locator, then its ancestors.
     @inline(__always)
     func lookup(_ key: RegistrationKey) -> (entry: Entry, owner: Locator)? {
-        if OverrideScope.activeCount.load(ordering: .relaxed) != 0, let hit = OverrideScope.lookup(key) {
+        if let hit = OverrideScope.active?.lookup(key) {
             return hit
         }
         var locator = self
@@ -150,14 +150,24 @@ public final class Locator: Sendable, CustomStringConvertible {
         return entry
     }
 
-    /// Removes a registration; throws if frozen.
-    func removeEntry(_ key: RegistrationKey) throws(LocatorError) {
+    /// Removes the registration of `key` (when `serviceID` is given, only one of that service type); returns
+    /// whether one was removed; throws if frozen.
+    func removeEntry(_ key: RegistrationKey, serviceID: ObjectIdentifier? = nil) throws(LocatorError) -> Bool {
         lock.lockWrite()
         defer { lock.unlockWrite() }
         guard !frozen.load(ordering: .relaxed) else {
             throw .with(.readOnly, nil, note: "\(description) is frozen; removal is refused")
         }
-        table.pointee.remove(key)
+        return table.pointee.remove(key) { entry in serviceID.map { entry.serviceID == $0 } ?? true }
+    }
+
+    /// This locator's parameterised registrations of `serviceID` under `key`'s name and key kind, in registration
+    /// order. Costs one read of a counter when the locator has no parameterised registration at all.
+    func parameterisedSiblings(serviceID: ObjectIdentifier, of key: RegistrationKey) -> [Entry] {
+        let wasFrozen = beginUnretainedRead()
+        let found = table.pointee.parameterisedSiblings(serviceID: serviceID, of: key)
+        endUnretainedRead(wasFrozen)
+        return found.count < 2 ? found : found.sorted { $0.sequence < $1.sequence }
     }
 
     /// Removes every registration of this locator (not of its ancestors).

@@ -119,7 +119,8 @@ public struct LocatorError: Error, Sendable, CustomStringConvertible {
             return "LocatorError.notRegistered: \(keyText) is not registered\(hint)"
         case .factoryFailed:
             let cause = underlying.map { String(describing: $0).prefix(300) } ?? "unknown error"
-            return "LocatorError.factoryFailed: \(path.joined(separator: " → ")): \(cause)"
+            let note = detail?.note.map { " (\($0))" } ?? ""
+            return "LocatorError.factoryFailed: \(path.joined(separator: " → "))\(note): \(cause)"
         case .cycle:
             return "LocatorError.cycle: dependency cycle \(path.joined(separator: " → "))"
         case .validationFailed:
@@ -151,6 +152,15 @@ extension LocatorError {
             .factoryFailed,
             key: path.last?.keyDescription,
             detail: Detail(path: path.map(\.keyDescription), underlying: underlying)
+        )
+    }
+
+    /// A post-construction hook (`initCompleted`) of `entry` threw.
+    static func hookFailed(_ entry: Entry, underlying: any Error) -> LocatorError {
+        LocatorError(
+            .factoryFailed,
+            key: entry.keyDescription,
+            detail: Detail(path: [entry.keyDescription], underlying: underlying, note: "initCompleted")
         )
     }
 

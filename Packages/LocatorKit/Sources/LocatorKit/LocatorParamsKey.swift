@@ -6,6 +6,8 @@
 /// try locator.register(reportKey) { _, year in Report(year: year) }
 /// let report = try locator.resolve(reportKey, params: 2024)
 /// ```
+///
+/// Keys with one identifier and different parameter types are different keys.
 public struct LocatorParamsKey<Service: Sendable, Params: Sendable>: Hashable, Sendable, CustomStringConvertible {
     /// The key's identity.
     public let id: String
@@ -18,5 +20,5 @@ public struct LocatorParamsKey<Service: Sendable, Params: Sendable>: Hashable, S
     /// The key's identifier, service and parameter types.
     public var description: String { "LocatorParamsKey<\(Service.self), \(Params.self)>(\"\(id)\")" }
 
-    var registrationKey: RegistrationKey { .typed(id) }
+    var signature: ParamsSignatureKey { .typed(id, Params.self) }
 }

@@ -11,15 +11,43 @@
 public struct Resolver: Sendable {
     let locator: Locator
     let anchor: ResolutionAnchor
+    /// Where the keys this resolver resolves are recorded, while it serves a shared instance's construction.
+    let recorder: DependencyRecorder?
 
     init(locator: Locator, node: ResolutionNode) {
         self.locator = locator
         self.anchor = .node(node)
+        self.recorder = node.recorder
     }
 
-    init(locator: Locator, frame: UInt64) {
+    init(locator: Locator, frame: UInt64, recorder: DependencyRecorder? = nil) {
         self.locator = locator
         self.anchor = .frame(frame)
+        self.recorder = recorder
+    }
+
+    /// A resolver on no resolution path (serial 0 never names a frame), for post-construction hooks.
+    init(detachedFrom locator: Locator) {
+        self.init(locator: locator, frame: 0)
+    }
+
+    @inline(__always)
+    private func resolve<Service: Sendable>(
+        _ key: RegistrationKey,
+        as type: Service.Type
+    ) throws(LocatorError)
+        -> Service
+    {
+        if let recorder, recorder.isOpen {
+            return try locator.resolveTracked(
+                key,
+                as: type,
+                node: anchor.node,
+                scope: OverrideScope.active,
+                recorder: recorder
+            )
+        }
+        return try locator.resolve(key, as: type, anchor: anchor)
     }
 
     private var node: ResolutionNode? { anchor.node }
@@ -29,21 +57,43 @@ public struct Resolver: Sendable {
         _ type: Service.Type = Service.self,
         name: String? = nil
     ) throws(LocatorError) -> Service {
-        try locator.resolve(RegistrationKey(type, name: name), as: type, anchor: anchor)
+        try resolve(RegistrationKey(type, name: name), as: type)
     }
 
     /// Resolves the service registered for a typed key.
     public func resolve<Service: Sendable>(_ key: LocatorKey<Service>) throws(LocatorError) -> Service {
-        try locator.resolve(key.registrationKey, as: Service.self, anchor: anchor)
+        try resolve(key.registrationKey, as: Service.self)
     }
 
-    /// Resolves a parameterised service.
+    /// Resolves a parameterised service, passing `params` to the factory registered for that parameter type.
     public func resolve<Service: Sendable, Params: Sendable>(
         _ type: Service.Type = Service.self,
         name: String? = nil,
         params: Params
     ) throws(LocatorError) -> Service {
-        try locator.resolve(RegistrationKey(type, name: name), as: type, params: params, node: node)
+        try locator.resolveParams(
+            .one(type, name: name, Params.self),
+            as: type,
+            params: params,
+            node: node,
+            recorder: recorder
+        )
+    }
+
+    /// Resolves a service whose factory takes two parameters.
+    public func resolve<Service: Sendable, First: Sendable, Second: Sendable>(
+        _ type: Service.Type = Service.self,
+        name: String? = nil,
+        params first: First,
+        _ second: Second
+    ) throws(LocatorError) -> Service {
+        try locator.resolveParams(
+            .two(type, name: name, First.self, Second.self),
+            as: type,
+            params: (first, second),
+            node: node,
+            recorder: recorder
+        )
     }
 
     /// Resolves a parameterised service by typed key.
@@ -51,7 +101,7 @@ public struct Resolver: Sendable {
         _ key: LocatorParamsKey<Service, Params>,
         params: Params
     ) throws(LocatorError) -> Service {
-        try locator.resolve(key.registrationKey, as: Service.self, params: params, node: node)
+        try locator.resolveParams(key.signature, as: Service.self, params: params, node: node, recorder: recorder)
     }
 
     /// Resolves the service, or gives `nil` on any failure.
@@ -67,17 +117,17 @@ public struct Resolver: Sendable {
         _ type: Service.Type = Service.self,
         name: String? = nil
     ) async throws(LocatorError) -> Service {
-        try await locator.resolveAsync(RegistrationKey(type, name: name), as: type, node: node)
+        try await locator.resolveAsync(RegistrationKey(type, name: name), as: type, node: node, recorder: recorder)
     }
 
     /// Resolves the service for a typed key, awaiting an `async` factory.
     public func resolve<Service: Sendable>(_ key: LocatorKey<Service>) async throws(LocatorError) -> Service {
-        try await locator.resolveAsync(key.registrationKey, as: Service.self, node: node)
+        try await locator.resolveAsync(key.registrationKey, as: Service.self, node: node, recorder: recorder)
     }
 
     /// Every service registered for `type` under any name, nearest locator first; see ``Locator/resolveAll(_:)``.
     public func resolveAll<Service: Sendable>(_ type: Service.Type = Service.self) throws(LocatorError) -> [Service] {
-        try locator.resolveAll(type, node: node)
+        try locator.resolveAll(type, node: node, recorder: recorder)
     }
 
     /// A handle that resolves the service when asked, not now: the way to break a legitimate cycle.

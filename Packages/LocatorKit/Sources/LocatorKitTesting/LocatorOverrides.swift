@@ -6,8 +6,10 @@
 /// `.locatorOverrides(_:)` trait. Overrides apply to every `Locator` resolved from in that scope,
 /// including the dependencies that factories resolve, so a test can swap one leaf service under a real graph.
 ///
-/// Singletons created inside an override scope keep what they were built with; give each test its own locator
-/// (or override the singleton itself) so nothing built with a test double outlives the test.
+/// A singleton whose construction resolved a replaced key (directly or through other services) is built again
+/// for the scope, kept by the scope and dropped with it; nothing built with a test double is ever stored in a
+/// locator, so it cannot outlive the test, and a singleton made before the scope cannot hide a replacement. See
+/// LocatorKit's Testing article.
 public struct LocatorOverrides: Sendable {
     let layer: Locator
 
@@ -22,7 +24,7 @@ public struct LocatorOverrides: Sendable {
         with instance: Service
     ) {
         // The layer is private and never frozen, so registering cannot fail.
-        try? layer.register(instance, as: type, name: name)
+        _ = try? layer.register(instance, as: type, name: name)
     }
 
     /// Replaces `type` (and `name`) with a factory (`.transient` unless told).
@@ -32,12 +34,12 @@ public struct LocatorOverrides: Sendable {
         lifetime: Lifetime = .transient,
         factory: @escaping @Sendable (Resolver) throws -> Service
     ) {
-        try? layer.register(type, name: name, lifetime: lifetime, factory: factory)
+        _ = try? layer.register(type, name: name, lifetime: lifetime, factory: factory)
     }
 
     /// Replaces a typed key with an instance.
     public func override<Service: Sendable>(_ key: LocatorKey<Service>, with instance: Service) {
-        try? layer.register(instance, for: key)
+        _ = try? layer.register(instance, for: key)
     }
 }
 

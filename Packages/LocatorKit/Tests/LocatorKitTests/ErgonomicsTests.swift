@@ -48,7 +48,7 @@ struct ErgonomicsTests {
                 Locator "app" (frozen)
                   ServiceC: lazy, created
                   MemoryDatabase (name: "session"): scoped(session), not created
-                  FixedClock: transient with parameters
+                  FixedClock: transient with parameters (Int)
                   parent Locator "root"
                     Clock: instance, created
                 """

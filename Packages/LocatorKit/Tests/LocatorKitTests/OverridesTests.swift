@@ -5,9 +5,9 @@ import Testing
 /// A locator shared by every test below, so the tests prove that overrides stay in their own task.
 let sharedLocator: Locator = {
     let locator = Locator(name: "shared")
-    try? locator.register(FixedClock(now: 0), as: (any Clock).self)
-    try? locator.register(MemoryDatabase(), as: (any Database).self)
-    try? locator.register(Repository.self, lifetime: .transient) { r in
+    _ = try? locator.register(FixedClock(now: 0), as: (any Clock).self)
+    _ = try? locator.register(MemoryDatabase(), as: (any Database).self)
+    _ = try? locator.register(Repository.self, lifetime: .transient) { r in
         Repository(database: try r.resolve(), clock: try r.resolve())
     }
     return locator

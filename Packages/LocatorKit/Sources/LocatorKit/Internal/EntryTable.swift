@@ -15,6 +15,8 @@ struct EntryTable {
     private var values: UnsafeMutablePointer<Unmanaged<Entry>?>
     private var capacity: Int
     private(set) var count = 0
+    /// How many entries take parameters; while zero, a miss needs no scan for parameterised siblings.
+    private(set) var parameterisedCount = 0
 
     init(capacity: Int = 16) {
         self.capacity = capacity
@@ -83,8 +85,12 @@ struct EntryTable {
         var index = Self.hash(type: type, name: key.name) & mask
         while types[index] != 0 {
             if types[index] == type && names[index] == key.name {
-                values[index]?.release()
+                if let old = values[index] {
+                    if old._withUnsafeGuaranteedRef(\.isParameterised) { parameterisedCount -= 1 }
+                    old.release()
+                }
                 values[index] = Unmanaged.passRetained(entry)
+                if entry.isParameterised { parameterisedCount += 1 }
                 return
             }
             index = (index + 1) & mask
@@ -93,11 +99,25 @@ struct EntryTable {
         names[index] = key.name
         values[index] = Unmanaged.passRetained(entry)
         count += 1
+        if entry.isParameterised { parameterisedCount += 1 }
     }
 
-    mutating func remove(_ key: RegistrationKey) {
-        guard find(key) != nil else { return }
+    /// Removes the entry for `key` when `matches` accepts it; returns whether one was removed.
+    mutating func remove(_ key: RegistrationKey, where matches: (Entry) -> Bool = { _ in true }) -> Bool {
+        guard let entry = find(key), matches(entry) else { return false }
         rebuild(capacity: capacity, dropping: key)
+        return true
+    }
+
+    /// The parameterised entries whose service type, name and key kind match `key`'s (any signature).
+    func parameterisedSiblings(serviceID: ObjectIdentifier, of key: RegistrationKey) -> [Entry] {
+        guard parameterisedCount != 0 else { return [] }
+        return (0..<capacity).compactMap { index -> Entry? in
+            guard let entry = values[index]?.takeUnretainedValue(), entry.isParameterised, entry.serviceID == serviceID,
+                entry.key.name == key.name, entry.key.isTypedKey == key.isTypedKey
+            else { return nil }
+            return entry
+        }
     }
 
     mutating func removeAll() {

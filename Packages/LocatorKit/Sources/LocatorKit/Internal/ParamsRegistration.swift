@@ -20,9 +20,11 @@ final class ParamsRegistration<Service: Sendable, Params: Sendable>: ParamsProvi
     }
 
     let factory: Factory
+    private let parameterTypes: [any Any.Type]
 
-    init(key: RegistrationKey, sequence: Int, factory: Factory) {
+    init(key: RegistrationKey, sequence: Int, factory: Factory, parameterTypes: [any Any.Type] = [Params.self]) {
         self.factory = factory
+        self.parameterTypes = parameterTypes
         var isAsync = false
         if case .async = factory { isAsync = true }
         super.init(
@@ -31,7 +33,8 @@ final class ParamsRegistration<Service: Sendable, Params: Sendable>: ParamsProvi
             lifetime: .transient,
             sequence: sequence,
             isParameterised: true,
-            isAsync: isAsync
+            isAsync: isAsync,
+            parameterTypes: parameterTypes
         )
     }
 
@@ -74,10 +77,29 @@ final class ParamsRegistration<Service: Sendable, Params: Sendable>: ParamsProvi
         if let parent, parent.contains(self) {
             throw .cycle(parent.path + [self])
         }
-        let frame = ThreadContext.push(entry: self, parent: parent, node: nil, on: stack)
+        let instance: Service
+        do {
+            instance = try run(make, params: params, requester: requester, parent: parent, stack: stack)
+        } catch {
+            ThreadContext.runHooksAfterFailure(stack)
+            throw error
+        }
+        try ThreadContext.runHooksIfOutermost(stack)
+        return instance
+    }
+
+    private func run(
+        _ make: @Sendable (Resolver, Params) throws -> Service,
+        params: Params,
+        requester: Locator,
+        parent: ResolutionNode?,
+        stack: ThreadContext.StackPointer
+    ) throws(LocatorError) -> Service {
+        let recorder = parent?.recorder
+        let frame = ThreadContext.push(entry: self, parent: parent, node: nil, recorder: recorder, on: stack)
         defer { ThreadContext.pop(stack) }
         do {
-            return try make(Resolver(locator: requester, frame: frame), params)
+            return try make(Resolver(locator: requester, frame: frame, recorder: recorder), params)
         } catch let error as LocatorError where error.carriesPath {
             throw error
         } catch {
@@ -97,7 +119,7 @@ final class ParamsRegistration<Service: Sendable, Params: Sendable>: ParamsProvi
         if let parent, parent.contains(self) {
             throw .cycle(parent.path + [self])
         }
-        let created = ResolutionNode(entry: self, parent: parent, newStrand: true)
+        let created = ResolutionNode(entry: self, parent: parent, newStrand: true, recorder: parent?.recorder)
         do {
             return try await ResolutionNode.$currentTask.withValue(created) {
                 try await make(Resolver(locator: requester, node: created), params)
@@ -130,6 +152,6 @@ final class ParamsRegistration<Service: Sendable, Params: Sendable>: ParamsProvi
     override var acceptsNoParams: Bool { nilParams(Params.self) != nil }
 
     override func copy(sequence: Int) -> Entry {
-        ParamsRegistration(key: key, sequence: sequence, factory: factory)
+        ParamsRegistration(key: key, sequence: sequence, factory: factory, parameterTypes: parameterTypes)
     }
 }

@@ -3,19 +3,23 @@
 /// The path links are immutable, so a resolver can be used from several tasks at once and a path can be read by
 /// any thread without locking.
 final class ResolutionNode: @unchecked Sendable {
-    // @unchecked Sendable: `entry`, `parent` and `startsStrand` are immutable; `strandState` is only read and
-    // written while holding `Coordinator.lock` (or before the node is shared).
+    // @unchecked Sendable: `entry`, `parent`, `recorder` and `startsStrand` are immutable; `strandState` is only
+    // read and written while holding `Coordinator.lock` (or before the node is shared).
     let entry: Entry
     let parent: ResolutionNode?
+    /// Where the keys resolved by this step's factory are recorded: the recorder of the shared construction this
+    /// step belongs to, if any.
+    let recorder: DependencyRecorder?
     /// Whether this node is the first of its strand (a root resolve, or an asynchronous creation task).
     private let startsStrand: Bool
     private var strandState: ResolutionChain?
 
     /// A node on its parent's strand, or the first node of a new strand when `newStrand` is set (then graph
     /// instances are still shared with the parent's strand).
-    init(entry: Entry, parent: ResolutionNode?, newStrand: Bool = false) {
+    init(entry: Entry, parent: ResolutionNode?, newStrand: Bool = false, recorder: DependencyRecorder?) {
         self.entry = entry
         self.parent = parent
+        self.recorder = recorder
         self.startsStrand = newStrand || parent == nil
         if newStrand {
             strandState = ResolutionChain(graphHome: parent)

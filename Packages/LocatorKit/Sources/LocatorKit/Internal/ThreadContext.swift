@@ -27,6 +27,10 @@ enum ThreadContext {
         // that function returns; its caller holds both the entry and the parent node for longer than the frame.
         unowned(unsafe) let entry: Entry
         unowned(unsafe) let parent: ResolutionNode?
+        // unowned(unsafe): the recorder is held by the frame's node or by its parent node, which outlive the frame
+        // (see above).
+        /// Where the keys this factory resolves are recorded, when it runs for a shared instance's construction.
+        unowned(unsafe) let recorder: DependencyRecorder?
         /// The frame's node once made: one strong reference, given back by ``ThreadContext/pop(_:)``. Unmanaged so
         /// that popping a frame that never made one is a nil check, not a call to the frame's destroy witness.
         var node: Unmanaged<ResolutionNode>?
@@ -42,6 +46,16 @@ enum ThreadContext {
         var depth: Int
         /// The next frame's serial: the thread's number in the high 32 bits, a push counter in the low ones.
         var nextSerial: UInt64
+        /// Post-construction hooks waiting for the outermost factory on this thread to finish.
+        var hooks: [PendingHook] = []
+        /// `hooks.count`, as a plain integer the factory path can test without touching the array.
+        var pendingHooks = 0
+    }
+
+    /// A post-construction hook of an instance that was made, run once the outermost resolve that made it is done.
+    struct PendingHook {
+        let entry: Entry
+        let run: () throws -> Void
     }
 
     typealias StackPointer = UnsafeMutablePointer<Stack>
@@ -97,6 +111,7 @@ enum ThreadContext {
         entry: Entry,
         parent: ResolutionNode?,
         node: ResolutionNode?,
+        recorder: DependencyRecorder?,
         on stack: StackPointer
     ) -> UInt64 {
         if stack.pointee.depth == stack.pointee.capacity {
@@ -105,7 +120,13 @@ enum ThreadContext {
         let serial = stack.pointee.nextSerial
         stack.pointee.nextSerial = serial &+ 1
         (stack.pointee.frames + stack.pointee.depth).initialize(
-            to: Frame(entry: entry, parent: parent, node: node.map(Unmanaged.passRetained), serial: serial)
+            to: Frame(
+                entry: entry,
+                parent: parent,
+                recorder: recorder,
+                node: node.map(Unmanaged.passRetained),
+                serial: serial
+            )
         )
         stack.pointee.depth += 1
         return serial
@@ -132,7 +153,11 @@ enum ThreadContext {
     private static func materialize(_ index: Int, in stack: StackPointer) -> ResolutionNode {
         let frame = stack.pointee.frames + index
         if let node = frame.pointee.node { return node.takeUnretainedValue() }
-        let made = ResolutionNode(entry: frame.pointee.entry, parent: frame.pointee.parent)
+        let made = ResolutionNode(
+            entry: frame.pointee.entry,
+            parent: frame.pointee.parent,
+            recorder: frame.pointee.recorder
+        )
         frame.pointee.node = Unmanaged.passRetained(made)
         return made
     }
@@ -157,5 +182,57 @@ enum ThreadContext {
             index -= 1
         }
         return nil
+    }
+
+    // MARK: - Post-construction hooks
+
+    /// Queues a hook to run when the outermost factory on this thread has finished.
+    static func enqueue(_ hook: PendingHook, on stack: StackPointer) {
+        stack.pointee.hooks.append(hook)
+        stack.pointee.pendingHooks += 1
+    }
+
+    /// Runs the queued hooks when no factory is running on this thread any more (the resolve that made their
+    /// instances is done, so a hook can resolve a service that depends on its own instance). Every hook runs; the
+    /// first failure is thrown.
+    @inline(__always)
+    static func runHooksIfOutermost(_ stack: StackPointer) throws(LocatorError) {
+        guard stack.pointee.depth == 0, stack.pointee.pendingHooks != 0 else { return }
+        try runHooks(stack)
+    }
+
+    /// After a failed resolve: runs the hooks of the instances that were made anyway (they stay made), ignoring
+    /// their failures, so no hook is left queued for an unrelated resolve.
+    @inline(__always)
+    static func runHooksAfterFailure(_ stack: StackPointer) {
+        guard stack.pointee.depth == 0, stack.pointee.pendingHooks != 0 else { return }
+        do {
+            try runHooks(stack)
+        } catch {
+            // The resolve already failed with its own error, which is the one to report.
+        }
+    }
+
+    @inline(never)
+    private static func runHooks(_ stack: StackPointer) throws(LocatorError) {
+        var firstError: LocatorError?
+        while !stack.pointee.hooks.isEmpty {
+            let hooks = stack.pointee.hooks
+            stack.pointee.hooks = []
+            stack.pointee.pendingHooks = 0
+            for hook in hooks {
+                do {
+                    try hook.run()
+                } catch {
+                    guard firstError == nil else { continue }
+                    if let error = error as? LocatorError, error.carriesPath {
+                        firstError = error
+                    } else {
+                        firstError = .hookFailed(hook.entry, underlying: error)
+                    }
+                }
+            }
+        }
+        if let firstError { throw firstError }
     }
 }
