@@ -72,7 +72,8 @@ public final class PostgresBackend: StoreBackend {
     public init(configuration: Configuration, logger: Logger? = nil) {
         let client = PostgresClient(
             configuration: configuration.client,
-            backgroundLogger: logger ?? Logger(label: "storekitlite.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+            backgroundLogger: logger
+                ?? Logger(label: "storekitlite.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
         )
         self.client = client
         self.schema = configuration.schema
@@ -102,7 +103,10 @@ public final class PostgresBackend: StoreBackend {
                 var lock = PostgresBinder()
                 let key = lock.bind("storekitlite.migrate:" + schema)
                 try await connection.query(
-                    PostgresQuery(unsafeSQL: "SELECT pg_advisory_xact_lock(hashtextextended(\(key), 0))", binds: lock.bindings),
+                    PostgresQuery(
+                        unsafeSQL: "SELECT pg_advisory_xact_lock(hashtextextended(\(key), 0))",
+                        binds: lock.bindings
+                    ),
                     logger: queryLogger
                 ).consume()
                 try await connection.query(
@@ -135,10 +139,14 @@ public final class PostgresBackend: StoreBackend {
                         ).consume()
                     }
                     var binder = PostgresBinder()
-                    let sql = "INSERT INTO \(migrations) (position, name) VALUES "
+                    let sql =
+                        "INSERT INTO \(migrations) (position, name) VALUES "
                         + "(\(binder.bind(position)), \(binder.bind(migration.name)))"
-                    try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binder.bindings), logger: queryLogger)
-                        .consume()
+                    try await connection.query(
+                        PostgresQuery(unsafeSQL: sql, binds: binder.bindings),
+                        logger: queryLogger
+                    )
+                    .consume()
                     position += 1
                     logger?.info("applied migration", metadata: ["storekitlite.migration": "\(migration.name)"])
                 }

@@ -83,7 +83,11 @@ enum PostgresQueryBuilder {
         "(\(column) IS NULL AND NULL)"
     }
 
-    static func condition(_ predicate: StorePredicate, entity: EntityDescription, _ binder: inout PostgresBinder)
+    static func condition(
+        _ predicate: StorePredicate,
+        entity: EntityDescription,
+        _ binder: inout PostgresBinder
+    )
         -> String
     {
         switch predicate {
