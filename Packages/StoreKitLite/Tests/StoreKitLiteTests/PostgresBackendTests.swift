@@ -80,6 +80,43 @@ struct PostgresBackendTests {
     }
 
     @Test(.enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason))
+    func nodesStartingTogetherMigrateOneAfterTheOther() async throws {
+        let schema = PostgresTestDatabase.freshSchema()
+        let note = ColumnDescription(name: "note", type: .text, isNullable: true)
+        let grown = EntityDescription(name: Self.items.name, columns: Self.items.columns + [note])
+        let model = StoreModel(
+            entities: [grown],
+            migrations: Self.model.migrations + [
+                Migration(
+                    "add note",
+                    steps: [.addColumn(entity: Self.items.name, column: note, defaultValue: .text("new"))]
+                )
+            ]
+        )
+        var nodes: [PostgresBackend] = []
+        for _ in 0..<4 {
+            nodes.append(PostgresBackend(configuration: try PostgresTestDatabase.configuration(schema: schema)))
+        }
+        // Without the advisory lock, concurrent `CREATE SCHEMA` / `CREATE TABLE` fail with duplicate errors.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for node in nodes {
+                group.addTask { try await node.migrate(to: model) }
+            }
+            try await group.waitForAll()
+        }
+        let row = StoreRow(id: UUID(), revision: 0, values: [.text("one"), .null, .text("note")])
+        try await nodes[0].apply(ChangeBatch(entities: [EntityChanges(entity: grown, inserts: [row])]))
+        for node in nodes {
+            #expect(try await node.fetch(RowQuery(entity: grown)).map(\.values) == [row.values])
+            // The store knows both migrations: an older model is refused, the current one opens again.
+            let error = await #expect(throws: StoreError.self) { try await node.migrate(to: Self.model) }
+            #expect(error?.kind == .newerSchema)
+            try await node.migrate(to: model)
+            try await node.close()
+        }
+    }
+
+    @Test(.enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason))
     func concurrentUpdatesOfOneRecordFromTwoNodesCommitExactlyOne() async throws {
         let (first, second) = try await Self.twoNodes()
         let records = (0..<20).map { Self.row("record \($0)", score: 0) }
