@@ -45,6 +45,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
 
+        // MARK: - Test dependencies
+        // The PostgreSQL client StoreKitLite's tests use to make and drop a schema per test.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+
         // MARK: - Client-side app dependencies
         // Command-line parsing for the `fleet` executable.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -82,7 +86,9 @@ let package = Package(
             dependencies: [
                 .product(name: "StoreKitLite", package: "StoreKitLite"),
                 .product(name: "StoreKitLiteSQLite", package: "StoreKitLite"),
+                .product(name: "StoreKitLitePostgres", package: "StoreKitLite"),
                 .product(name: "StoreKitLiteTesting", package: "StoreKitLite"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             path: "Packages/StoreKitLite/Tests/StoreKitLiteTests",
             swiftSettings: sharedSwiftSettings

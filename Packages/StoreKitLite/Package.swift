@@ -18,6 +18,7 @@ let package = Package(
     products: [
         .library(name: "StoreKitLite", targets: ["StoreKitLite"]),
         .library(name: "StoreKitLiteSQLite", targets: ["StoreKitLiteSQLite"]),
+        .library(name: "StoreKitLitePostgres", targets: ["StoreKitLitePostgres"]),
         .library(name: "StoreKitLiteTesting", targets: ["StoreKitLiteTesting"]),
     ],
     dependencies: [
@@ -25,6 +26,8 @@ let package = Package(
         .package(path: "../ModelKit"),
         // The SQLite backend: DatabasePool, WAL, statement API (system libsqlite3).
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // The PostgreSQL backend: PostgresClient (connection pool), transactions, bound parameters.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // The optional `Logger` the SQLite backend logs to, and the recording handler of the testing module.
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
@@ -45,13 +48,28 @@ let package = Package(
             swiftSettings: sharedSwiftSettings
         ),
         .target(
+            name: "StoreKitLitePostgres",
+            dependencies: [
+                "StoreKitLite",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .target(
             name: "StoreKitLiteTesting",
             dependencies: ["StoreKitLite", .product(name: "Logging", package: "swift-log")],
             swiftSettings: sharedSwiftSettings
         ),
         .testTarget(
             name: "StoreKitLiteTests",
-            dependencies: ["StoreKitLite", "StoreKitLiteSQLite", "StoreKitLiteTesting"],
+            dependencies: [
+                "StoreKitLite",
+                "StoreKitLiteSQLite",
+                "StoreKitLitePostgres",
+                "StoreKitLiteTesting",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
             swiftSettings: sharedSwiftSettings
         ),
     ],

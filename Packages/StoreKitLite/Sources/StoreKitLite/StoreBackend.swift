@@ -1,6 +1,7 @@
 public import Foundation
 
-/// A store StoreKitLite runs on: SQLite (`StoreKitLiteSQLite`), memory (`StoreKitLiteTesting`), later PostgreSQL.
+/// A store StoreKitLite runs on: SQLite (`StoreKitLiteSQLite`), PostgreSQL (`StoreKitLitePostgres`), memory
+/// (`StoreKitLiteTesting`).
 ///
 /// The protocol is batch-level, so a backend never holds a transaction open between calls and needs no knowledge
 /// of services, hierarchies or save options:

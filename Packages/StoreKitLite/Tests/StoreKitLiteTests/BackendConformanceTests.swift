@@ -3,6 +3,7 @@ import StoreKitLiteTesting
 import Testing
 
 /// Every backend passes the conformance suite; a future backend adds one test like these.
+@Suite(.droppingPostgresSchemas)
 struct BackendConformanceTests {
     @Test(arguments: BackendConformance.checks)
     func inMemoryBackendConforms(check: BackendConformance.Check) async throws {
@@ -12,18 +13,27 @@ struct BackendConformanceTests {
     @Test(arguments: BackendConformance.checks)
     func sqliteFileBackendConforms(check: BackendConformance.Check) async throws {
         let folder = TemporaryFolder()
-        try await check.run { StoreFixture.makeBackend(.sqliteFile, folder: folder) }
+        try await check.run { try StoreFixture.makeBackend(.sqliteFile, folder: folder) }
     }
 
     @Test(arguments: BackendConformance.checks)
     func sqliteFileBackendReadingOnTheCallingThreadConforms(check: BackendConformance.Check) async throws {
         let folder = TemporaryFolder()
-        try await check.run { StoreFixture.makeBackend(.sqliteFileCallingThread, folder: folder) }
+        try await check.run { try StoreFixture.makeBackend(.sqliteFileCallingThread, folder: folder) }
     }
 
     @Test(arguments: BackendConformance.checks)
     func sqliteInMemoryBackendConforms(check: BackendConformance.Check) async throws {
         let folder = TemporaryFolder()
-        try await check.run { StoreFixture.makeBackend(.sqliteMemory, folder: folder) }
+        try await check.run { try StoreFixture.makeBackend(.sqliteMemory, folder: folder) }
+    }
+
+    /// Each check on a fresh schema of the server at `STOREKITLITE_POSTGRES_URL`.
+    @Test(
+        .enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason),
+        arguments: BackendConformance.checks
+    )
+    func postgresBackendConforms(check: BackendConformance.Check) async throws {
+        try await check.run { try PostgresTestDatabase.makeBackend() }
     }
 }

@@ -30,9 +30,9 @@ struct Trip: Record, Equatable {
 }
 
 struct ColumnAccessTests {
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.local)
     func computedAndNestedPropertiesAreStoredReadAndQueried(kind: BackendKind) async throws {
-        let store = StoreFixture(kind, model: StoreModel(Trip.self))
+        let store = try StoreFixture(kind, model: StoreModel(Trip.self))
         let service = try await store.open()
         let trip = try await service.create(Trip.self, options: .saveAndPersist) {
             $0.miles = 100
@@ -47,5 +47,17 @@ struct ColumnAccessTests {
             return .saveAndPersist
         }
         #expect(try await store.open().fetch(ids: [trip.id]).map(\.route.to) == ["Trondheim"])
+    }
+}
+
+extension ColumnAccessTests {
+    /// The tests above on PostgreSQL (`STOREKITLITE_POSTGRES_URL`), each store on a fresh schema.
+    @Suite(.enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason), .droppingPostgresSchemas)
+    struct OnPostgres {
+        let tests = ColumnAccessTests()
+
+        @Test func computedAndNestedPropertiesAreStoredReadAndQueried() async throws {
+            try await tests.computedAndNestedPropertiesAreStoredReadAndQueried(kind: .postgres)
+        }
     }
 }

@@ -14,14 +14,14 @@ struct ConcurrentSaveTests {
         )
     }
 
-    @Test(arguments: BackendKind.allCases, [false, true])
+    @Test(arguments: BackendKind.local, [false, true])
     func everySaveAndPersistReturnsOnlyAfterTheCommitThatCarriesIt(
         kind: BackendKind,
         childPerWrite: Bool
     )
         async throws
     {
-        let store = StoreFixture(kind)
+        let store = try StoreFixture(kind)
         let root = try await store.open()
         let reader = try await freshReader(of: store)
         let rounds = 20
@@ -56,9 +56,9 @@ struct ConcurrentSaveTests {
         #expect(try await reader.count(Query<Vehicle>()) == 8 * (1 + rounds))
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.local)
     func aFailedCommitGoesBackToTheServiceThatSavedAndOtherWritersAreNotHeldBack(kind: BackendKind) async throws {
-        let store = StoreFixture(kind)
+        let store = try StoreFixture(kind)
         let root = try await store.open()
         let contested = try await root.create(Vehicle.self, options: .saveAndPersist) { $0.plate = "X" }
         let free = try await root.create(Vehicle.self, options: .saveAndPersist) { $0.plate = "Y" }
@@ -88,9 +88,9 @@ struct ConcurrentSaveTests {
         #expect(try await stale.fetch(ids: [contested.id]).map(\.make) == ["elsewhere"])
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.local)
     func siblingsThatChangeDifferentColumnsOfOneRecordKeepBothChanges(kind: BackendKind) async throws {
-        let store = StoreFixture(kind)
+        let store = try StoreFixture(kind)
         let root = try await store.open()
         let record = try await root.create(Vehicle.self, options: .saveAndPersist) {
             $0.plate = "P0"
@@ -117,9 +117,9 @@ struct ConcurrentSaveTests {
         #expect(stored.map(\.make) == ["B"])
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.local)
     func siblingsChangingDifferentColumnsOfAPendingInsertKeepBothChanges(kind: BackendKind) async throws {
-        let store = StoreFixture(kind)
+        let store = try StoreFixture(kind)
         let root = try await store.open()
         let record = try await root.create(Vehicle.self, options: .dontSave) { $0.plate = "new" }
         let a = root.makeChild()
@@ -141,14 +141,14 @@ struct ConcurrentSaveTests {
     }
 
     /// A changes plate and year, B (saving second) changes plate and make, both from the same read.
-    @Test(arguments: BackendKind.allCases, MergePolicy.allCases)
+    @Test(arguments: BackendKind.local, MergePolicy.allCases)
     func siblingsThatChangeTheSameColumnFollowTheMergePolicy(
         kind: BackendKind,
         policy: MergePolicy
     )
         async throws
     {
-        let store = StoreFixture(kind)
+        let store = try StoreFixture(kind)
         let root = try await store.open(mergePolicy: policy)
         let record = try await root.create(Vehicle.self, options: .saveAndPersist) {
             $0.plate = "P0"
@@ -194,14 +194,14 @@ struct ConcurrentSaveTests {
         #expect(stored == seen)
     }
 
-    @Test(arguments: BackendKind.allCases, MergePolicy.allCases)
+    @Test(arguments: BackendKind.local, MergePolicy.allCases)
     func anUpdateOfARecordASiblingDeletedFollowsTheMergePolicy(
         kind: BackendKind,
         policy: MergePolicy
     )
         async throws
     {
-        let store = StoreFixture(kind)
+        let store = try StoreFixture(kind)
         let root = try await store.open(mergePolicy: policy)
         let record = try await root.create(Vehicle.self, options: .saveAndPersist) { $0.plate = "P0" }
         let deleter = root.makeChild()
@@ -221,9 +221,9 @@ struct ConcurrentSaveTests {
         #expect(seen.map(\.make) == (policy == .overwrite ? ["kept?"] : []))
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.local)
     func aDeleteMadeOnAnOlderStateThanTheParentsConflicts(kind: BackendKind) async throws {
-        let store = StoreFixture(kind)
+        let store = try StoreFixture(kind)
         let root = try await store.open()
         let record = try await root.create(Vehicle.self, options: .saveAndPersist) { $0.plate = "P0" }
         let deleter = root.makeChild()
@@ -239,5 +239,47 @@ struct ConcurrentSaveTests {
         let informed = root.makeChild()
         try await informed.delete(ids: [record.id], options: .saveAndPersist)
         #expect(try await freshReader(of: store).fetch(ids: [record.id]).isEmpty)
+    }
+}
+
+extension ConcurrentSaveTests {
+    /// The tests above on PostgreSQL (`STOREKITLITE_POSTGRES_URL`), each store on a fresh schema.
+    @Suite(.enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason), .droppingPostgresSchemas)
+    struct OnPostgres {
+        let tests = ConcurrentSaveTests()
+
+        @Test(arguments: [false, true])
+        func everySaveAndPersistReturnsOnlyAfterTheCommitThatCarriesIt(childPerWrite: Bool) async throws {
+            try await tests.everySaveAndPersistReturnsOnlyAfterTheCommitThatCarriesIt(
+                kind: .postgres,
+                childPerWrite: childPerWrite
+            )
+        }
+
+        @Test func aFailedCommitGoesBackToTheServiceThatSavedAndOtherWritersAreNotHeldBack() async throws {
+            try await tests.aFailedCommitGoesBackToTheServiceThatSavedAndOtherWritersAreNotHeldBack(kind: .postgres)
+        }
+
+        @Test func siblingsThatChangeDifferentColumnsOfOneRecordKeepBothChanges() async throws {
+            try await tests.siblingsThatChangeDifferentColumnsOfOneRecordKeepBothChanges(kind: .postgres)
+        }
+
+        @Test func siblingsChangingDifferentColumnsOfAPendingInsertKeepBothChanges() async throws {
+            try await tests.siblingsChangingDifferentColumnsOfAPendingInsertKeepBothChanges(kind: .postgres)
+        }
+
+        @Test(arguments: MergePolicy.allCases)
+        func siblingsThatChangeTheSameColumnFollowTheMergePolicy(policy: MergePolicy) async throws {
+            try await tests.siblingsThatChangeTheSameColumnFollowTheMergePolicy(kind: .postgres, policy: policy)
+        }
+
+        @Test(arguments: MergePolicy.allCases)
+        func anUpdateOfARecordASiblingDeletedFollowsTheMergePolicy(policy: MergePolicy) async throws {
+            try await tests.anUpdateOfARecordASiblingDeletedFollowsTheMergePolicy(kind: .postgres, policy: policy)
+        }
+
+        @Test func aDeleteMadeOnAnOlderStateThanTheParentsConflicts() async throws {
+            try await tests.aDeleteMadeOnAnOlderStateThanTheParentsConflicts(kind: .postgres)
+        }
     }
 }

@@ -11,7 +11,7 @@ struct ConflictTests {
         aChanges: @escaping @Sendable (inout Vehicle) -> Void,
         bChanges: @escaping @Sendable (inout Vehicle) -> Void
     ) async throws -> (error: StoreError?, stored: [Vehicle], bystanderStored: Bool) {
-        let store = StoreFixture(kind)
+        let store = try StoreFixture(kind)
         let a = try await store.open()
         let b = try await store.open(mergePolicy: policy)
         let record = try await a.create(Vehicle.self, options: .saveAndPersist) {
@@ -41,7 +41,7 @@ struct ConflictTests {
         )
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.local)
     func theLoserGetsATypedConflictNamingTheRecordAndNothingIsHalfWritten(kind: BackendKind) async throws {
         let outcome = try await race(
             kind: kind,
@@ -56,7 +56,7 @@ struct ConflictTests {
         #expect(!outcome.bystanderStored)
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.local)
     func oursWinsWritesOurChangedColumnsOverTheStore(kind: BackendKind) async throws {
         let outcome = try await race(
             kind: kind,
@@ -72,7 +72,7 @@ struct ConflictTests {
         #expect(outcome.bystanderStored)
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.local)
     func storeWinsKeepsColumnsTheStoreChangedAndWritesOurOthers(kind: BackendKind) async throws {
         let outcome = try await race(
             kind: kind,
@@ -88,7 +88,7 @@ struct ConflictTests {
         #expect(outcome.bystanderStored)
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.local)
     func overwriteWritesOurWholeRecord(kind: BackendKind) async throws {
         let outcome = try await race(
             kind: kind,
@@ -104,7 +104,7 @@ struct ConflictTests {
         #expect(outcome.stored.map(\.make) == ["B"])
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.local)
     func rollbackDropsOurConflictingChangesAndWritesTheRest(kind: BackendKind) async throws {
         let outcome = try await race(
             kind: kind,
@@ -118,9 +118,9 @@ struct ConflictTests {
         #expect(outcome.bystanderStored)
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.local)
     func aFailedCommitKeepsTheChangesPendingSoTheyCanBeRolledBack(kind: BackendKind) async throws {
-        let store = StoreFixture(kind)
+        let store = try StoreFixture(kind)
         let a = try await store.open()
         let b = try await store.open()
         let record = try await a.create(Vehicle.self, options: .saveAndPersist) { $0.plate = "P0" }
@@ -136,14 +136,14 @@ struct ConflictTests {
     }
 
     /// B updates a record that A deletes in the store before B commits.
-    @Test(arguments: BackendKind.allCases, MergePolicy.allCases)
+    @Test(arguments: BackendKind.local, MergePolicy.allCases)
     func anUpdateOfARecordDeletedInTheStoreFollowsTheMergePolicy(
         kind: BackendKind,
         policy: MergePolicy
     )
         async throws
     {
-        let store = StoreFixture(kind)
+        let store = try StoreFixture(kind)
         let a = try await store.open()
         let b = try await store.open(mergePolicy: policy)
         let record = try await a.create(Vehicle.self, options: .saveAndPersist) { $0.plate = "P0" }
@@ -165,5 +165,42 @@ struct ConflictTests {
         #expect(stored.map(\.make) == (policy == .overwrite ? ["B"] : []))
         #expect(stored.map(\.plate) == (policy == .overwrite ? ["P0"] : []))
         #expect(try await reader.fetch(ids: [bystander.id]).count == (policy == .error ? 0 : 1))
+    }
+}
+
+extension ConflictTests {
+    /// The tests above on PostgreSQL (`STOREKITLITE_POSTGRES_URL`), each store on a fresh schema.
+    @Suite(.enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason), .droppingPostgresSchemas)
+    struct OnPostgres {
+        let tests = ConflictTests()
+
+        @Test func theLoserGetsATypedConflictNamingTheRecordAndNothingIsHalfWritten() async throws {
+            try await tests.theLoserGetsATypedConflictNamingTheRecordAndNothingIsHalfWritten(kind: .postgres)
+        }
+
+        @Test func oursWinsWritesOurChangedColumnsOverTheStore() async throws {
+            try await tests.oursWinsWritesOurChangedColumnsOverTheStore(kind: .postgres)
+        }
+
+        @Test func storeWinsKeepsColumnsTheStoreChangedAndWritesOurOthers() async throws {
+            try await tests.storeWinsKeepsColumnsTheStoreChangedAndWritesOurOthers(kind: .postgres)
+        }
+
+        @Test func overwriteWritesOurWholeRecord() async throws {
+            try await tests.overwriteWritesOurWholeRecord(kind: .postgres)
+        }
+
+        @Test func rollbackDropsOurConflictingChangesAndWritesTheRest() async throws {
+            try await tests.rollbackDropsOurConflictingChangesAndWritesTheRest(kind: .postgres)
+        }
+
+        @Test func aFailedCommitKeepsTheChangesPendingSoTheyCanBeRolledBack() async throws {
+            try await tests.aFailedCommitKeepsTheChangesPendingSoTheyCanBeRolledBack(kind: .postgres)
+        }
+
+        @Test(arguments: MergePolicy.allCases)
+        func anUpdateOfARecordDeletedInTheStoreFollowsTheMergePolicy(policy: MergePolicy) async throws {
+            try await tests.anUpdateOfARecordDeletedInTheStoreFollowsTheMergePolicy(kind: .postgres, policy: policy)
+        }
     }
 }

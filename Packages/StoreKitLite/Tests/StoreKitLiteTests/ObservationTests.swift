@@ -2,9 +2,9 @@ import StoreKitLite
 import Testing
 
 struct ObservationTests {
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.local)
     func committedChangesArriveOncePerCommitPerRecordType(kind: BackendKind) async throws {
-        let store = StoreFixture(kind)
+        let store = try StoreFixture(kind)
         let service = try await store.open()
         let changes = service.changes(of: Vehicle.self)
         let child = service.makeChild()
@@ -25,9 +25,9 @@ struct ObservationTests {
         #expect(third?.deleted == [ids[1]])
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.local)
     func queryObservationDeliversOnlyCommitsTouchingMatchingRecords(kind: BackendKind) async throws {
-        let store = StoreFixture(kind)
+        let store = try StoreFixture(kind)
         let service = try await store.open()
         let recent = service.changes(matching: Query<Vehicle>(\.modelYear >= 2020))
         try await service.create(Vehicle.self, options: .saveAndPersist) { $0.modelYear = 1990 }
@@ -35,5 +35,21 @@ struct ObservationTests {
         var iterator = recent.makeAsyncIterator()
         let change = await iterator.next()
         #expect(change?.inserted == [match.id])
+    }
+}
+
+extension ObservationTests {
+    /// The tests above on PostgreSQL (`STOREKITLITE_POSTGRES_URL`), each store on a fresh schema.
+    @Suite(.enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason), .droppingPostgresSchemas)
+    struct OnPostgres {
+        let tests = ObservationTests()
+
+        @Test func committedChangesArriveOncePerCommitPerRecordType() async throws {
+            try await tests.committedChangesArriveOncePerCommitPerRecordType(kind: .postgres)
+        }
+
+        @Test func queryObservationDeliversOnlyCommitsTouchingMatchingRecords() async throws {
+            try await tests.queryObservationDeliversOnlyCommitsTouchingMatchingRecords(kind: .postgres)
+        }
     }
 }

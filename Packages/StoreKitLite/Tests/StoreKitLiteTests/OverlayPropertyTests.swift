@@ -57,10 +57,10 @@ struct OverlayPropertyTests {
         return query
     }
 
-    @Test(arguments: [BackendKind.sqliteMemory, .memory], Array(0..<25))
+    @Test(arguments: [BackendKind.memory, .sqliteMemory], Array(0..<25))
     func overlaidReadsMatchSQLAfterTheChangesAreStored(kind: BackendKind, seed: Int) async throws {
         var random = SeededGenerator(state: UInt64(seed) &* 0x1234_5678_9ABC_DEF1)
-        let store = StoreFixture(kind)
+        let store = try StoreFixture(kind)
         let root = try await store.open()
         let ids = try await root.create(Vehicle.self, from: 0..<40, options: .saveAndPersist) { _, vehicle in
             Self.randomize(&vehicle, &random)
@@ -93,6 +93,19 @@ struct OverlayPropertyTests {
             let stored = try await root.fetch(query)
             #expect(stored == expected, "query \(query.predicate.expression)")
             #expect(try await root.count(query) == expected.count, "stored count of \(query.predicate.expression)")
+        }
+    }
+}
+
+extension OverlayPropertyTests {
+    /// The tests above on PostgreSQL (`STOREKITLITE_POSTGRES_URL`), each store on a fresh schema.
+    @Suite(.enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason), .droppingPostgresSchemas)
+    struct OnPostgres {
+        let tests = OverlayPropertyTests()
+
+        @Test(arguments: Array(0..<25))
+        func overlaidReadsMatchSQLAfterTheChangesAreStored(seed: Int) async throws {
+            try await tests.overlaidReadsMatchSQLAfterTheChangesAreStored(kind: .postgres, seed: seed)
         }
     }
 }

@@ -4,9 +4,9 @@ import StoreKitLite
 import Testing
 
 struct PersistenceServiceTests {
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.local)
     func createdRecordsHavePermanentTimeOrderedIDsAndReadBack(kind: BackendKind) async throws {
-        let store = StoreFixture(kind)
+        let store = try StoreFixture(kind)
         let service = try await store.open()
         let first = try await service.create(Vehicle.self, options: .saveAndPersist) {
             $0.plate = "AB-123"
@@ -20,9 +20,9 @@ struct PersistenceServiceTests {
         #expect(fetched == [second, first])
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.local)
     func createManyTransformsPlainValuesAndFetchTransformMapsBack(kind: BackendKind) async throws {
-        let store = StoreFixture(kind)
+        let store = try StoreFixture(kind)
         let service = try await store.open()
         let plates = (0..<50).map { "P-\($0)" }
         let ids = try await service.create(Vehicle.self, from: plates, options: .saveAndPersist) { plate, vehicle in
@@ -36,9 +36,9 @@ struct PersistenceServiceTests {
         #expect(recent == (40..<50).map { "P-\($0)" })
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.local)
     func readOnlyFetchHandsOutCopiesThatCannotChangeTheStore(kind: BackendKind) async throws {
-        let store = StoreFixture(kind)
+        let store = try StoreFixture(kind)
         let service = try await store.open()
         try await service.create(Vehicle.self, options: .saveAndPersist) { $0.plate = "X" }
         var copies = try await service.fetchReadOnly(Query<Vehicle>()) { $0 }
@@ -47,9 +47,9 @@ struct PersistenceServiceTests {
         #expect(stored.map(\.plate) == ["X"])
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.local)
     func updateWritesChangesAndReturnsTheCountOfChangedRecords(kind: BackendKind) async throws {
-        let store = StoreFixture(kind)
+        let store = try StoreFixture(kind)
         let service = try await store.open()
         try await service.create(Vehicle.self, from: [2019, 2020, 2021], options: .saveAndPersist) { $1.modelYear = $0 }
         let changed = try await service.update(Query<Vehicle>(\.modelYear >= 2020)) { vehicles in
@@ -62,9 +62,9 @@ struct PersistenceServiceTests {
         #expect(mileages == [nil, 10, 10])
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.local)
     func changingAnIDInAnUpdateIsATypedErrorAndRecordsNothing(kind: BackendKind) async throws {
-        let store = StoreFixture(kind)
+        let store = try StoreFixture(kind)
         let service = try await store.open()
         let vehicle = try await service.create(Vehicle.self, options: .saveAndPersist) { $0.plate = "A" }
         let error = await #expect(throws: StoreError.self) {
@@ -80,9 +80,9 @@ struct PersistenceServiceTests {
         #expect(try await service.fetch(ids: [vehicle.id]).map(\.plate) == ["A"])
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.local)
     func deleteByQueryAndByIDsRemoveRecords(kind: BackendKind) async throws {
-        let store = StoreFixture(kind)
+        let store = try StoreFixture(kind)
         let service = try await store.open()
         let ids = try await service.create(Vehicle.self, from: 1...6, options: .saveAndPersist) { $1.modelYear = $0 }
         let byQuery = try await service.delete(Query<Vehicle>(\.modelYear <= 2), options: .saveAndPersist)
@@ -92,9 +92,9 @@ struct PersistenceServiceTests {
         #expect(try await service.fetch(Query<Vehicle>()) { $0.modelYear } == [3, 4, 5])
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.local)
     func recordTypesDoNotMix(kind: BackendKind) async throws {
-        let store = StoreFixture(kind)
+        let store = try StoreFixture(kind)
         let service = try await store.open()
         let vehicle = try await service.create(Vehicle.self, options: .dontSave) { $0.plate = "V" }
         try await service.create(Driver.self, options: .saveAndPersist) {
@@ -112,5 +112,41 @@ struct PersistenceServiceTests {
             try await service.fetch(Query<Vehicle>(\.id == ModelID()))
         }
         #expect(error?.kind == .invalidQuery)
+    }
+}
+
+extension PersistenceServiceTests {
+    /// The tests above on PostgreSQL (`STOREKITLITE_POSTGRES_URL`), each store on a fresh schema.
+    @Suite(.enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason), .droppingPostgresSchemas)
+    struct OnPostgres {
+        let tests = PersistenceServiceTests()
+
+        @Test func createdRecordsHavePermanentTimeOrderedIDsAndReadBack() async throws {
+            try await tests.createdRecordsHavePermanentTimeOrderedIDsAndReadBack(kind: .postgres)
+        }
+
+        @Test func createManyTransformsPlainValuesAndFetchTransformMapsBack() async throws {
+            try await tests.createManyTransformsPlainValuesAndFetchTransformMapsBack(kind: .postgres)
+        }
+
+        @Test func readOnlyFetchHandsOutCopiesThatCannotChangeTheStore() async throws {
+            try await tests.readOnlyFetchHandsOutCopiesThatCannotChangeTheStore(kind: .postgres)
+        }
+
+        @Test func updateWritesChangesAndReturnsTheCountOfChangedRecords() async throws {
+            try await tests.updateWritesChangesAndReturnsTheCountOfChangedRecords(kind: .postgres)
+        }
+
+        @Test func changingAnIDInAnUpdateIsATypedErrorAndRecordsNothing() async throws {
+            try await tests.changingAnIDInAnUpdateIsATypedErrorAndRecordsNothing(kind: .postgres)
+        }
+
+        @Test func deleteByQueryAndByIDsRemoveRecords() async throws {
+            try await tests.deleteByQueryAndByIDsRemoveRecords(kind: .postgres)
+        }
+
+        @Test func recordTypesDoNotMix() async throws {
+            try await tests.recordTypesDoNotMix(kind: .postgres)
+        }
     }
 }

@@ -3,9 +3,9 @@ import Testing
 
 /// The save options and the hierarchy, as ARCHITECTURE.md defines them.
 struct SaveOptionSemanticsTests {
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.local)
     func dontSaveKeepsChangesPendingVisibleToTheServiceAndItsChildrenOnly(kind: BackendKind) async throws {
-        let store = StoreFixture(kind)
+        let store = try StoreFixture(kind)
         let root = try await store.open()
         let child = root.makeChild()
         let grandchild = child.makeChild()
@@ -20,9 +20,9 @@ struct SaveOptionSemanticsTests {
         #expect(try await grandchild.count(Query<Vehicle>()) == 0)
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.local)
     func saveCurrentOnlyInAChildMovesChangesIntoTheParentOnly(kind: BackendKind) async throws {
-        let store = StoreFixture(kind)
+        let store = try StoreFixture(kind)
         let root = try await store.open()
         let child = root.makeChild()
         let sibling = root.makeChild()
@@ -36,18 +36,18 @@ struct SaveOptionSemanticsTests {
         #expect(try await child.count(Query<Vehicle>()) == 0)
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.local)
     func saveCurrentOnlyInTheRootWritesToTheStore(kind: BackendKind) async throws {
-        let store = StoreFixture(kind)
+        let store = try StoreFixture(kind)
         let root = try await store.open()
         try await root.create(Vehicle.self, options: .saveCurrentOnly) { $0.plate = "stored" }
         #expect(!root.hasChanges)
         #expect(try await store.open().fetch(Query<Vehicle>()) { $0.plate } == ["stored"])
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.local)
     func saveAndPersistFromAGrandchildReachesTheStoreWithEverythingPendingOnTheWay(kind: BackendKind) async throws {
-        let store = StoreFixture(kind)
+        let store = try StoreFixture(kind)
         let root = try await store.open()
         let child = root.makeChild()
         let grandchild = child.makeChild()
@@ -59,9 +59,9 @@ struct SaveOptionSemanticsTests {
         #expect(plates == ["child", "grandchild", "root"])
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.local)
     func severalOperationsFormOneTransactionWithSaveAll(kind: BackendKind) async throws {
-        let store = StoreFixture(kind)
+        let store = try StoreFixture(kind)
         let root = try await store.open()
         let worker = root.makeChild()
         let kept = try await worker.create(Vehicle.self, options: .dontSave) { $0.plate = "kept" }
@@ -78,9 +78,9 @@ struct SaveOptionSemanticsTests {
         #expect(stored.map(\.modelYear) == [2024])
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.local)
     func rollbackDiscardsOnlyTheServicesOwnUnsavedChanges(kind: BackendKind) async throws {
-        let store = StoreFixture(kind)
+        let store = try StoreFixture(kind)
         let root = try await store.open()
         let saved = try await root.create(Vehicle.self, options: .saveAndPersist) { $0.plate = "saved" }
         let child = root.makeChild()
@@ -95,9 +95,9 @@ struct SaveOptionSemanticsTests {
         #expect(try await child.fetch(Query<Vehicle>()) { $0.plate } == ["saved"])
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.local)
     func readsOverlayUnsavedChangesOnTheStoreWithOneSemantics(kind: BackendKind) async throws {
-        let store = StoreFixture(kind)
+        let store = try StoreFixture(kind)
         let root = try await store.open()
         let ids = try await root.create(Vehicle.self, from: 1...10, options: .saveAndPersist) { $1.modelYear = $0 }
         let child = root.makeChild()
@@ -119,9 +119,9 @@ struct SaveOptionSemanticsTests {
         #expect(try await store.open().fetch(query) { $0.modelYear } == [50, 10, 7])
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.local)
     func updatesThenSavesFoldIntoTheRightChanges(kind: BackendKind) async throws {
-        let store = StoreFixture(kind)
+        let store = try StoreFixture(kind)
         let root = try await store.open()
         let child = root.makeChild()
         let created = try await child.create(Vehicle.self, options: .dontSave) { $0.plate = "a" }
@@ -132,5 +132,45 @@ struct SaveOptionSemanticsTests {
         let temporary = try await child.create(Vehicle.self, options: .dontSave) { $0.plate = "temp" }
         try await child.delete(ids: [temporary.id], options: .saveAndPersist)
         #expect(try await store.open().fetch(Query<Vehicle>()) { $0.plate } == ["b"])
+    }
+}
+
+extension SaveOptionSemanticsTests {
+    /// The tests above on PostgreSQL (`STOREKITLITE_POSTGRES_URL`), each store on a fresh schema.
+    @Suite(.enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason), .droppingPostgresSchemas)
+    struct OnPostgres {
+        let tests = SaveOptionSemanticsTests()
+
+        @Test func dontSaveKeepsChangesPendingVisibleToTheServiceAndItsChildrenOnly() async throws {
+            try await tests.dontSaveKeepsChangesPendingVisibleToTheServiceAndItsChildrenOnly(kind: .postgres)
+        }
+
+        @Test func saveCurrentOnlyInAChildMovesChangesIntoTheParentOnly() async throws {
+            try await tests.saveCurrentOnlyInAChildMovesChangesIntoTheParentOnly(kind: .postgres)
+        }
+
+        @Test func saveCurrentOnlyInTheRootWritesToTheStore() async throws {
+            try await tests.saveCurrentOnlyInTheRootWritesToTheStore(kind: .postgres)
+        }
+
+        @Test func saveAndPersistFromAGrandchildReachesTheStoreWithEverythingPendingOnTheWay() async throws {
+            try await tests.saveAndPersistFromAGrandchildReachesTheStoreWithEverythingPendingOnTheWay(kind: .postgres)
+        }
+
+        @Test func severalOperationsFormOneTransactionWithSaveAll() async throws {
+            try await tests.severalOperationsFormOneTransactionWithSaveAll(kind: .postgres)
+        }
+
+        @Test func rollbackDiscardsOnlyTheServicesOwnUnsavedChanges() async throws {
+            try await tests.rollbackDiscardsOnlyTheServicesOwnUnsavedChanges(kind: .postgres)
+        }
+
+        @Test func readsOverlayUnsavedChangesOnTheStoreWithOneSemantics() async throws {
+            try await tests.readsOverlayUnsavedChangesOnTheStoreWithOneSemantics(kind: .postgres)
+        }
+
+        @Test func updatesThenSavesFoldIntoTheRightChanges() async throws {
+            try await tests.updatesThenSavesFoldIntoTheRightChanges(kind: .postgres)
+        }
     }
 }

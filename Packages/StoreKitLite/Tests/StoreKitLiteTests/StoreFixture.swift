@@ -1,15 +1,24 @@
 import Foundation
 import StoreKitLite
+import StoreKitLitePostgres
 import StoreKitLiteSQLite
 import StoreKitLiteTesting
+import Testing
 
-/// The backends every service-level test runs on.
-enum BackendKind: String, CaseIterable, CustomStringConvertible, Sendable {
+/// The backends the service-level tests run on: ``local`` through `arguments:`, and ``postgres`` through each
+/// suite's `OnPostgres` tests, which are skipped, with the reason, when no server is configured.
+enum BackendKind: String, CustomStringConvertible, Sendable {
     case memory
     case sqliteFile
     /// A SQLite file whose backend reads and commits on the calling thread (`SQLiteBackend.Execution`).
     case sqliteFileCallingThread
     case sqliteMemory
+    /// PostgreSQL at `STOREKITLITE_POSTGRES_URL`, a fresh schema per store; skipped (with the reason) without it.
+    /// A suite whose tests use it carries the `.droppingPostgresSchemas` trait.
+    case postgres
+
+    /// The backends that need no server.
+    static let local: [BackendKind] = [.memory, .sqliteFile, .sqliteFileCallingThread, .sqliteMemory]
 
     var description: String { rawValue }
 }
@@ -21,7 +30,8 @@ struct StoreFixture: Sendable {
     let model: StoreModel
     let backend: any StoreBackend
 
-    init(_ kind: BackendKind, model: StoreModel = StoreModel(Vehicle.self, Driver.self)) {
+    /// A fresh store; for PostgreSQL without a server, cancels (skips) the running test case.
+    init(_ kind: BackendKind, model: StoreModel = StoreModel(Vehicle.self, Driver.self)) throws {
         self.kind = kind
         self.model = model
         switch kind {
@@ -30,12 +40,14 @@ struct StoreFixture: Sendable {
         case .sqliteFileCallingThread:
             backend = SQLiteBackend(path: folder.path("store.sqlite"), execution: .callingThread)
         case .sqliteMemory: backend = SQLiteBackend(location: .memory)
+        case .postgres: backend = try PostgresTestDatabase.makeBackend()
         }
     }
 
-    /// A fresh backend of this kind, in its own folder.
-    static func makeBackend(_ kind: BackendKind, folder: TemporaryFolder) -> any StoreBackend {
+    /// A fresh backend of this kind, in its own folder (a fresh schema for PostgreSQL).
+    static func makeBackend(_ kind: BackendKind, folder: TemporaryFolder) throws -> any StoreBackend {
         switch kind {
+        case .postgres: try PostgresTestDatabase.makeBackend()
         case .memory: InMemoryBackend()
         case .sqliteFile: SQLiteBackend(path: folder.path("conformance-\(UUID().uuidString).sqlite"))
         case .sqliteFileCallingThread:

@@ -12,9 +12,9 @@ private func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T
 }
 
 struct SynchronousAndCallbackTests {
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.local)
     func andWaitFormsDoEveryOperationSynchronously(kind: BackendKind) async throws {
-        let store = StoreFixture(kind)
+        let store = try StoreFixture(kind)
         let service = PersistenceService(model: store.model, backend: store.backend)
         let plates = try await onOwnThread { () throws -> [String] in
             try service.waitUntilInitializedAndWait()
@@ -46,7 +46,7 @@ struct SynchronousAndCallbackTests {
     /// cooperative pool is blocked (a task they waited for could never run then).
     @Test(.timeLimit(.minutes(1)), arguments: [BackendKind.memory, .sqliteFile, .sqliteMemory])
     func andWaitFormsCompleteWhileEveryCooperativeThreadIsBlocked(kind: BackendKind) async throws {
-        let store = StoreFixture(kind)
+        let store = try StoreFixture(kind)
         let service = try await store.open()
         let existing = try await service.create(Vehicle.self, options: .saveAndPersist) { $0.plate = "stored" }
         let width = ProcessInfo.processInfo.activeProcessorCount
@@ -77,7 +77,7 @@ struct SynchronousAndCallbackTests {
     }
 
     @Test func andWaitFormsReportTypedErrors() async throws {
-        let store = StoreFixture(.memory)
+        let store = try StoreFixture(.memory)
         let service = try await store.open()
         let error = try await onOwnThread { () -> StoreError? in
             do throws(StoreError) {
@@ -90,9 +90,9 @@ struct SynchronousAndCallbackTests {
         #expect(error?.kind == .invalidQuery)
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.local)
     func callbackFormsCallSuccessOnTheCompletionQueue(kind: BackendKind) async throws {
-        let store = StoreFixture(kind)
+        let store = try StoreFixture(kind)
         let service = try await store.open()
         let queue = DispatchQueue(label: "completion")
         let key = DispatchSpecificKey<Bool>()
@@ -138,7 +138,7 @@ struct SynchronousAndCallbackTests {
         #expect(error?.kind == .invalidQuery)
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.local)
     func callbackReadOnlyFetchesRunTheirProcessorAndHandItsResultToSuccess(kind: BackendKind) async throws {
         let service = try await StoreFixture(kind).open()
         let first = try await service.create(Vehicle.self, options: .saveAndPersist) {
@@ -199,5 +199,25 @@ struct SynchronousAndCallbackTests {
             return .saveAndPersist
         }
         #expect(seenOnMain == ["main"])
+    }
+}
+
+extension SynchronousAndCallbackTests {
+    /// The tests above on PostgreSQL (`STOREKITLITE_POSTGRES_URL`), each store on a fresh schema.
+    @Suite(.enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason), .droppingPostgresSchemas)
+    struct OnPostgres {
+        let tests = SynchronousAndCallbackTests()
+
+        @Test func andWaitFormsDoEveryOperationSynchronously() async throws {
+            try await tests.andWaitFormsDoEveryOperationSynchronously(kind: .postgres)
+        }
+
+        @Test func callbackFormsCallSuccessOnTheCompletionQueue() async throws {
+            try await tests.callbackFormsCallSuccessOnTheCompletionQueue(kind: .postgres)
+        }
+
+        @Test func callbackReadOnlyFetchesRunTheirProcessorAndHandItsResultToSuccess() async throws {
+            try await tests.callbackReadOnlyFetchesRunTheirProcessorAndHandItsResultToSuccess(kind: .postgres)
+        }
     }
 }

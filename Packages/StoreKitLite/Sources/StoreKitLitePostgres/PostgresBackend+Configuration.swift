@@ -1,0 +1,136 @@
+import Foundation
+public import PostgresNIO
+public import StoreKitLite
+
+extension PostgresBackend {
+    /// Where the server is, who to connect as, and which schema holds the store: what a backend that runs its own
+    /// `PostgresClient` needs (``PostgresBackend/init(configuration:logger:)``).
+    public struct Configuration: Sendable {
+        /// Whether connections use TLS.
+        public enum TLS: Sendable {
+            /// Plain TCP.
+            case disable
+            /// TLS when the server offers it, plain TCP otherwise (libpq's `sslmode=prefer`).
+            case prefer(TLSConfiguration)
+            /// TLS, or no connection (libpq's `sslmode=require`).
+            case require(TLSConfiguration)
+        }
+
+        /// The server's host name or IP address.
+        public var host: String
+        /// The server's TCP port.
+        public var port: Int
+        /// The role to connect as.
+        public var username: String
+        /// The role's password, if the server asks for one.
+        public var password: String?
+        /// The database; `nil` connects to the database named after the role.
+        public var database: String?
+        /// Whether connections use TLS.
+        public var tls: TLS
+        /// The schema holding the store's tables (created by ``PostgresBackend/migrate(to:)`` if missing).
+        public var schema: String
+        /// How long a connection attempt may take.
+        public var connectTimeout: Duration = .seconds(10)
+        /// The most connections the client keeps open.
+        public var maximumConnections: Int = 20
+
+        /// A configuration for a server over TCP.
+        public init(
+            host: String,
+            port: Int = 5432,
+            username: String,
+            password: String? = nil,
+            database: String? = nil,
+            tls: TLS = .disable,
+            schema: String = "public"
+        ) {
+            self.host = host
+            self.port = port
+            self.username = username
+            self.password = password
+            self.database = database
+            self.tls = tls
+            self.schema = schema
+        }
+
+        /// A configuration from a connection URL:
+        /// `postgres://user:password@host:port/database?sslmode=disable&schema=fleet`.
+        ///
+        /// `sslmode` is `disable`, `prefer` or `require` (the default is `prefer`, as for libpq; `prefer` and
+        /// `require` use the system's trust roots); `schema` defaults to `public`. User and password may be
+        /// percent-encoded.
+        ///
+        /// - Throws: ``StoreKitLite/StoreError/Kind/cannotOpen`` for a URL that is not a PostgreSQL URL; the
+        ///   message never repeats the password.
+        public init(url: String) throws(StoreError) {
+            guard let components = URLComponents(string: url),
+                components.scheme == "postgres" || components.scheme == "postgresql",
+                let host = components.host, !host.isEmpty
+            else {
+                throw StoreError(.cannotOpen, detail: "not a postgres:// URL with a host")
+            }
+            let query = components.queryItems ?? []
+            func item(_ name: String) -> String? { query.last { $0.name == name }?.value }
+            let tls: TLS
+            switch item("sslmode") ?? "prefer" {
+            case "disable": tls = .disable
+            case "prefer", "allow": tls = .prefer(.makeClientConfiguration())
+            case "require", "verify-ca", "verify-full": tls = .require(.makeClientConfiguration())
+            default: throw StoreError(.cannotOpen, detail: "unknown sslmode in the URL")
+            }
+            let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+            self.init(
+                host: host,
+                port: components.port ?? 5432,
+                username: components.user ?? "postgres",
+                password: components.password,
+                database: path.isEmpty ? nil : path,
+                tls: tls,
+                schema: item("schema") ?? "public"
+            )
+        }
+
+        /// The configuration of the client the backend runs.
+        var client: PostgresClient.Configuration {
+            let clientTLS: PostgresClient.Configuration.TLS =
+                switch tls {
+                case .disable: .disable
+                case .prefer(let configuration): .prefer(configuration)
+                case .require(let configuration): .require(configuration)
+                }
+            var client = PostgresClient.Configuration(
+                host: host,
+                port: port,
+                username: username,
+                password: password,
+                database: database,
+                tls: clientTLS
+            )
+            client.options.connectTimeout = connectTimeout
+            client.options.maximumConnections = maximumConnections
+            return client
+        }
+
+        /// The configuration of the single connection that checks the server before the client is used.
+        func connection() throws -> PostgresConnection.Configuration {
+            let connectionTLS: PostgresConnection.Configuration.TLS =
+                switch tls {
+                case .disable: .disable
+                case .prefer(let configuration): .prefer(try NIOSSLContext(configuration: configuration))
+                case .require(let configuration): .require(try NIOSSLContext(configuration: configuration))
+                }
+            var connection = PostgresConnection.Configuration(
+                host: host,
+                port: port,
+                username: username,
+                password: password,
+                database: database,
+                tls: connectionTLS
+            )
+            let (seconds, attoseconds) = connectTimeout.components
+            connection.options.connectTimeout = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+            return connection
+        }
+    }
+}

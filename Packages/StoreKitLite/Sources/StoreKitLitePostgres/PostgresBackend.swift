@@ -1,0 +1,298 @@
+public import Foundation
+public import Logging
+public import PostgresNIO
+public import StoreKitLite
+
+/// The PostgreSQL backend, on PostgresNIO's `PostgresClient` (a connection pool): for stores that several
+/// processes or machines share.
+///
+/// Each store lives in one schema (``schema``): its tables, one per entity, and `storekitlite_migrations`, the
+/// migrations applied. ``migrate(to:)`` creates the schema if needed and applies pending migrations in one
+/// transaction, holding a transaction-scoped advisory lock on the schema's name, so processes starting together
+/// migrate one after the other. Every batch is one transaction; every value is a bound parameter.
+///
+/// Queries give exactly the in-memory evaluation's results (``StoreKitLite/RowQuery/apply(to:)``): text columns
+/// use the `C` collation (byte order, case-sensitive), `NULL` sorts first ascending, prefix and substring tests
+/// never use `LIKE`, and comparisons across storage classes are decided as ``StoreKitLite/StoreValue`` orders them.
+///
+/// Two ways to run it:
+/// - ``init(client:schema:logger:)`` uses a `PostgresClient` you run (`client.run()`, typically in a
+///   `ServiceGroup` beside your server); the backend never starts or stops it. Operations wait for a connection as
+///   the client's pool does: while the server cannot be reached, for as long as the pool keeps trying.
+/// - ``init(configuration:logger:)`` makes its own client and runs it in a task the backend owns, until
+///   ``close()``. ``migrate(to:)`` first opens one plain connection, so an unreachable server, a refused login or a
+///   missing database fail at once, as ``StoreKitLite/StoreError/Kind/cannotOpen``.
+///
+/// Writes check revisions in their `WHERE` clauses, so two processes updating one record cannot both win: the
+/// second transaction waits for the first, finds the revision changed, and fails as a whole with
+/// ``StoreKitLite/StoreError/Kind/conflict``. ``committedChanges()`` reports this backend's own commits only.
+///
+/// The backend logs nothing unless it is handed a `Logger`. With one, it logs applying migrations (`info`), failed
+/// operations (`debug`, error kind only) and each commit's row counts (`trace`); row values and bound parameters are
+/// never logged. A backend that runs its own client also gives it the logger for its connection events.
+public final class PostgresBackend: StoreBackend {
+    /// The client the backend runs its queries on.
+    public let client: PostgresClient
+    /// The schema holding the store.
+    public let schema: String
+    /// Where the backend logs, if anywhere.
+    public let logger: Logger?
+
+    private enum State {
+        case notMigrated
+        case open
+        case closed
+    }
+
+    private let state = Locked(State.notMigrated)
+    /// The configuration of a client the backend runs itself; `nil` for a client the caller runs.
+    private let ownConfiguration: Configuration?
+    /// The task running a client the backend owns.
+    private let runTask = Locked<Task<Void, Never>?>(nil)
+    private let broadcaster = CommitBroadcaster()
+    /// The logger handed to PostgresNIO for queries: silent, so that it never logs SQL on the backend's behalf.
+    private let queryLogger = Logger(label: "storekitlite.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    /// A backend on a client you run (`client.run()` in a task or a `ServiceGroup`); nothing is opened until the
+    /// service initializes.
+    ///
+    /// - Parameters:
+    ///   - schema: the schema holding the store; created by ``migrate(to:)`` when missing.
+    ///   - logger: where to log; `nil` (the default) logs nothing.
+    public init(client: PostgresClient, schema: String = "public", logger: Logger? = nil) {
+        self.client = client
+        self.schema = schema
+        self.logger = logger
+        self.ownConfiguration = nil
+    }
+
+    /// A backend that makes and runs its own client, until ``close()``.
+    ///
+    /// - Parameter logger: where to log; `nil` (the default) logs nothing.
+    public init(configuration: Configuration, logger: Logger? = nil) {
+        let client = PostgresClient(
+            configuration: configuration.client,
+            backgroundLogger: logger
+                ?? Logger(label: "storekitlite.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+        )
+        self.client = client
+        self.schema = configuration.schema
+        self.logger = logger
+        self.ownConfiguration = configuration
+        runTask.withLock { $0 = Task { await client.run() } }
+    }
+
+    deinit {
+        runTask.withLock { $0?.cancel() }
+    }
+
+    // MARK: - StoreBackend
+
+    public func migrate(to model: StoreModel) async throws(StoreError) {
+        if state.withLock({ $0 }) == .closed {
+            throw StoreError(.notInitialized, detail: "the PostgreSQL store is closed")
+        }
+        if let ownConfiguration, state.withLock({ $0 }) == .notMigrated {
+            try await checkServer(ownConfiguration)
+        }
+        let schema = schema
+        let logger = logger
+        let queryLogger = queryLogger
+        do {
+            try await client.withTransaction(logger: queryLogger) { connection in
+                var lock = PostgresBinder()
+                let key = lock.bind("storekitlite.migrate:" + schema)
+                try await connection.query(
+                    PostgresQuery(
+                        unsafeSQL: "SELECT pg_advisory_xact_lock(hashtextextended(\(key), 0))",
+                        binds: lock.bindings
+                    ),
+                    logger: queryLogger
+                ).consume()
+                try await connection.query(
+                    PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(PostgresSQL.quoted(schema))"),
+                    logger: queryLogger
+                ).consume()
+                let migrations = PostgresSQL.table(PostgresSQL.migrationsTable, in: schema)
+                try await connection.query(
+                    PostgresQuery(
+                        unsafeSQL: "CREATE TABLE IF NOT EXISTS \(migrations) "
+                            + "(position bigint PRIMARY KEY NOT NULL, name text NOT NULL UNIQUE)"
+                    ),
+                    logger: queryLogger
+                ).consume()
+                var applied: [String] = []
+                let rows = try await connection.query(
+                    PostgresQuery(unsafeSQL: "SELECT name FROM \(migrations) ORDER BY position"),
+                    logger: queryLogger
+                )
+                for try await row in rows {
+                    applied.append(try row.makeRandomAccess()[0].decode(String.self))
+                }
+                let pending = try model.pendingMigrations(afterApplied: applied)
+                var position = Int64(applied.count)
+                for migration in pending {
+                    for step in migration.steps {
+                        try await connection.query(
+                            PostgresQuery(unsafeSQL: PostgresSQL.statement(for: step, in: schema)),
+                            logger: queryLogger
+                        ).consume()
+                    }
+                    var binder = PostgresBinder()
+                    let sql =
+                        "INSERT INTO \(migrations) (position, name) VALUES "
+                        + "(\(binder.bind(position)), \(binder.bind(migration.name)))"
+                    try await connection.query(
+                        PostgresQuery(unsafeSQL: sql, binds: binder.bindings),
+                        logger: queryLogger
+                    )
+                    .consume()
+                    position += 1
+                    logger?.info("applied migration", metadata: ["storekitlite.migration": "\(migration.name)"])
+                }
+            }
+        } catch {
+            throw failure(error, operation: "migrate")
+        }
+        state.withLock { current in
+            if current == .notMigrated { current = .open }
+        }
+    }
+
+    /// Opens and closes one connection with the backend's own configuration, so that an unreachable server, a
+    /// refused login or a missing database fail now, with their cause, instead of after the pool's retries.
+    private func checkServer(_ configuration: Configuration) async throws(StoreError) {
+        do {
+            let connection = try await PostgresConnection.connect(
+                on: PostgresClient.defaultEventLoopGroup.any(),
+                configuration: try configuration.connection(),
+                id: 0,
+                logger: queryLogger
+            ).get()
+            try await connection.close()
+        } catch {
+            throw failure(error, operation: "open")
+        }
+    }
+
+    public func apply(_ batch: ChangeBatch) async throws(StoreError) {
+        guard !batch.isEmpty else { return }
+        try checkOpen()
+        let schema = schema
+        let logger = logger
+        let queryLogger = queryLogger
+        do {
+            try await client.withTransaction(logger: queryLogger) { connection in
+                try await PostgresWriter.apply(batch, schema: schema, on: connection, logger: queryLogger)
+                if let logger { Self.logCommit(batch, to: logger) }
+            }
+        } catch {
+            throw failure(error, operation: "write")
+        }
+        broadcaster.publish(batch)
+    }
+
+    public func fetch(_ query: RowQuery) async throws(StoreError) -> [StoreRow] {
+        try query.validate()
+        try checkOpen()
+        return try await read(PostgresQueryBuilder.select(query, schema: schema), of: query.entity)
+    }
+
+    public func count(_ query: RowQuery, excluding excluded: [UUID]) async throws(StoreError) -> Int {
+        try query.validate()
+        try checkOpen()
+        let statement = PostgresQueryBuilder.count(query, excluding: excluded, schema: schema)
+        let queryLogger = queryLogger
+        let total: Int64
+        do {
+            total = try await client.withConnection { connection in
+                var total: Int64 = 0
+                for try await row in try await connection.query(statement, logger: queryLogger) {
+                    total = try row.makeRandomAccess()[0].decode(Int64.self)
+                }
+                return total
+            }
+        } catch {
+            throw failure(error, operation: "read")
+        }
+        return query.slicedCount(Int(total))
+    }
+
+    public func fetch(ids: [UUID], of entity: EntityDescription) async throws(StoreError) -> [StoreRow] {
+        guard !ids.isEmpty else { return [] }
+        try checkOpen()
+        return try await read(PostgresQueryBuilder.rows(ids: ids, of: entity, schema: schema), of: entity)
+    }
+
+    public func committedChanges() -> AsyncStream<ChangeBatch> {
+        broadcaster.subscribe()
+    }
+
+    /// Ends the backend: later operations fail with ``StoreKitLite/StoreError/Kind/notInitialized``. A client
+    /// the backend runs itself is shut down (its connections closed); a client you run is left running. Closing
+    /// twice does nothing.
+    public func close() async throws(StoreError) {
+        state.withLock { $0 = .closed }
+        let task = runTask.withLock { task in
+            defer { task = nil }
+            return task
+        }
+        if let task {
+            task.cancel()
+            await task.value
+        }
+    }
+
+    // MARK: - Internals
+
+    private func checkOpen() throws(StoreError) {
+        switch state.withLock({ $0 }) {
+        case .open: return
+        case .notMigrated: throw StoreError(.notInitialized, detail: "the PostgreSQL store is not open; migrate first")
+        case .closed: throw StoreError(.notInitialized, detail: "the PostgreSQL store is closed")
+        }
+    }
+
+    private func read(_ statement: PostgresQuery, of entity: EntityDescription) async throws(StoreError) -> [StoreRow] {
+        let queryLogger = queryLogger
+        do {
+            return try await client.withConnection { connection in
+                try await PostgresReader.rows(try await connection.query(statement, logger: queryLogger), of: entity)
+            }
+        } catch {
+            throw failure(error, operation: "read")
+        }
+    }
+
+    /// Logs a commit's row counts (never its values), inside the transaction.
+    private static func logCommit(_ batch: ChangeBatch, to logger: Logger) {
+        guard logger.logLevel <= .trace else { return }
+        var inserts = 0
+        var updates = 0
+        var deletes = 0
+        for changes in batch.entities {
+            inserts += changes.inserts.count
+            updates += changes.updates.count
+            deletes += changes.deletes.count
+        }
+        logger.trace(
+            "committing batch",
+            metadata: [
+                "storekitlite.entities": "\(batch.entities.map(\.entity.name).joined(separator: ","))",
+                "storekitlite.inserts": "\(inserts)",
+                "storekitlite.updates": "\(updates)",
+                "storekitlite.deletes": "\(deletes)",
+            ]
+        )
+    }
+
+    /// Maps an error and logs its kind (never values or bound parameters).
+    private func failure(_ error: any Error, operation: String) -> StoreError {
+        let mapped = PostgresErrors.map(error, operation: operation)
+        logger?.debug(
+            "store operation failed",
+            metadata: ["storekitlite.operation": "\(operation)", "storekitlite.error": "\(mapped.kind)"]
+        )
+        return mapped
+    }
+}

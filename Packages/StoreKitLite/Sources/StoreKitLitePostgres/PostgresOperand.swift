@@ -1,0 +1,109 @@
+import Foundation
+import StoreKitLite
+
+/// How `column <comparison> value` runs in PostgreSQL when the column holds `type`, so that it gives what
+/// ``StoreKitLite/StorePredicate/evaluate(_:)`` gives for every value the column can hold.
+///
+/// A value of the column's own storage class is bound as it is. Across storage classes PostgreSQL would convert or
+/// refuse, so the answer is worked out here from ``StoreKitLite/StoreValue/order(_:_:)``: numbers sort before
+/// text and text before bytes, so such a comparison is decided for every non-`NULL` column value; an integer
+/// against a real column (or a real against an integer column) becomes an exact comparison with a value of the
+/// column's type, never a rounded one.
+enum PostgresOperand {
+    /// `NULL` operand: unknown for every row.
+    case unknown
+    /// The same answer for every non-`NULL` column value (and unknown for `NULL`).
+    case decided(Bool)
+    /// Compare the column with a bound value of its own type.
+    case compare(StorePredicate.Comparison, Value)
+
+    /// A bindable value of a column's own type.
+    enum Value {
+        case integer(Int64)
+        case real(Double)
+        case text(String)
+        case blob(Data)
+
+        func bind(_ binder: inout PostgresBinder) -> String {
+            switch self {
+            case .integer(let value): binder.bind(value)
+            case .real(let value): binder.bind(value)
+            case .text(let value): binder.bind(value)
+            case .blob(let value): binder.bind(bytes: value)
+            }
+        }
+    }
+
+    init(_ value: StoreValue, comparedWith type: ColumnType, by comparison: StorePredicate.Comparison) {
+        switch (type, value) {
+        case (_, .null):
+            self = .unknown
+        case (.integer, .integer(let integer)):
+            self = .compare(comparison, .integer(integer))
+        case (.real, .real(let real)):
+            // NaN: every number compares as below it (`StoreValue.order`); PostgreSQL would say the same for `<`
+            // but treats NaN as equal to itself, and NaN is never stored (it is stored as NULL).
+            self = real.isNaN ? .decided(Self.holds(comparison, for: .descending)) : .compare(comparison, .real(real))
+        case (.text, .text(let text)):
+            self = .compare(comparison, .text(text))
+        case (.blob, .blob(let bytes)):
+            self = .compare(comparison, .blob(bytes))
+        case (.integer, .real(let real)):
+            self = Self.integerColumn(comparison, real)
+        case (.real, .integer(let integer)):
+            self = Self.realColumn(comparison, integer)
+        case (.integer, _), (.real, _), (.text, .blob):
+            // Numbers sort before text and bytes, text before bytes: the column is below the value.
+            self = .decided(Self.holds(comparison, for: .ascending))
+        case (.text, _), (.blob, _):
+            // Text and bytes sort after numbers, bytes after text: the column is above the value.
+            self = .decided(Self.holds(comparison, for: .descending))
+        }
+    }
+
+    /// Whether `comparison` holds when the column value orders as `order` against the operand.
+    static func holds(_ comparison: StorePredicate.Comparison, for order: StoreValue.Ordering) -> Bool {
+        switch comparison {
+        case .equal: order == .same
+        case .notEqual: order != .same
+        case .less: order == .ascending
+        case .lessOrEqual: order != .descending
+        case .greater: order == .descending
+        case .greaterOrEqual: order != .ascending
+        }
+    }
+
+    /// An integer column against a real: an equivalent comparison with an integer, or a decided one.
+    private static func integerColumn(_ comparison: StorePredicate.Comparison, _ real: Double) -> Self {
+        if real.isNaN || real >= 9_223_372_036_854_775_808.0 || real < -9_223_372_036_854_775_808.0 {
+            // Every integer orders against it the same way.
+            return .decided(holds(comparison, for: StoreValue.order(.integer(0), .real(real))))
+        }
+        let floor = real.rounded(.down)
+        let integer = Int64(floor)
+        if floor == real { return .compare(comparison, .integer(integer)) }
+        // Between `integer` and `integer + 1`: never equal; below it exactly when at most `integer`.
+        switch comparison {
+        case .equal: return .decided(false)
+        case .notEqual: return .decided(true)
+        case .less, .lessOrEqual: return .compare(.lessOrEqual, .integer(integer))
+        case .greater, .greaterOrEqual: return .compare(.greater, .integer(integer))
+        }
+    }
+
+    /// A real column against an integer: an equivalent comparison with a real, or a decided one.
+    private static func realColumn(_ comparison: StorePredicate.Comparison, _ integer: Int64) -> Self {
+        let nearest = Double(integer)
+        if Int64(exactly: nearest) == integer { return .compare(comparison, .real(nearest)) }
+        // Not representable: the reals below it are those up to `below`, the reals above it those from `above`.
+        let integerIsBelowNearest = StoreValue.order(.integer(integer), .real(nearest)) == .ascending
+        let below = integerIsBelowNearest ? nearest.nextDown : nearest
+        let above = integerIsBelowNearest ? nearest : nearest.nextUp
+        switch comparison {
+        case .equal: return .decided(false)
+        case .notEqual: return .decided(true)
+        case .less, .lessOrEqual: return .compare(.lessOrEqual, .real(below))
+        case .greater, .greaterOrEqual: return .compare(.greaterOrEqual, .real(above))
+        }
+    }
+}
