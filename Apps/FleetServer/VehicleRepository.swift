@@ -180,7 +180,7 @@ public final class StoreVehicleRepository: VehicleRepository {
         guard let error = error as? StoreError else {
             return FleetError(.storeFailure, "the store failed: \(error)", underlying: error)
         }
-        switch error.kind {
+        switch error.code {
         case .notInitialized, .initializationFailed, .notADatabase, .newerSchema, .cannotOpen, .invalidModel:
             return FleetError(.unavailable, "the store is not ready: \(error)", underlying: error)
         case .conflict:

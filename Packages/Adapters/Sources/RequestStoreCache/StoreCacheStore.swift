@@ -135,9 +135,9 @@ public final class StoreCacheStore: CacheStore {
 
     /// Opens (or creates) a cache store in the SQLite file at `path`.
     ///
-    /// - Throws: `StoreError` when the file cannot be a cache store: `StoreError.Kind.notADatabase`
-    ///   for a corrupt or foreign file, `StoreError.Kind.newerSchema`,
-    ///   `StoreError.Kind.cannotOpen`. The file is left as it was. A client can go on without a
+    /// - Throws: `StoreError` when the file cannot be a cache store: `StoreError.Code.notADatabase`
+    ///   for a corrupt or foreign file, `StoreError.Code.newerSchema`,
+    ///   `StoreError.Code.cannotOpen`. The file is left as it was. A client can go on without a
     ///   cache: `let cacheStore = try? await StoreCacheStore.open(path: path)`.
     public static func open(path: String, limits: Limits = Limits()) async throws(StoreError) -> StoreCacheStore {
         let service = try await PersistenceService.open(

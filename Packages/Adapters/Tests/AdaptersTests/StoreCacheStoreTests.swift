@@ -169,7 +169,7 @@ struct StoreCacheStoreTests {
         let bytes = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         try bytes.write(to: URL(fileURLWithPath: folder.path))
         let error = await #expect(throws: StoreError.self) { try await StoreCacheStore.open(path: folder.path) }
-        #expect(error?.kind == .notADatabase)
+        #expect(error?.code == .notADatabase)
         #expect(try Data(contentsOf: URL(fileURLWithPath: folder.path)) == bytes)
     }
 

@@ -1,5 +1,5 @@
 extension Locator {
-    /// Registers an existing instance, held strongly (the seed's standard registration).
+    /// Registers an existing instance, held strongly.
     ///
     /// A later registration of the same key replaces this one.
     ///
@@ -138,7 +138,7 @@ extension Locator {
         _ = try insert(key) { Registration<Service>(key: key, sequence: $0, weakInstance: object) }
     }
 
-    /// Registers a ``WeakHandle`` to an existing class instance: the seed's weak proxy.
+    /// Registers a ``WeakHandle`` to an existing class instance, which never keeps it alive.
     ///
     /// Resolve `WeakHandle<Service>.self` (with the same `name`); neither the locator nor the handle keeps the
     /// instance alive.

@@ -186,7 +186,7 @@ public final class Locator: Sendable, CustomStringConvertible {
     ///
     /// This is ServiceContainerKit's `setReadOnly`. Lazy singletons are still created on first resolve.
     ///
-    /// - Parameter denyClone: Whether ``clone(name:)`` is refused from now on (the default, as in the seed).
+    /// - Parameter denyClone: Whether ``clone(name:)`` is refused from now on (the default).
     public func freeze(denyClone: Bool = true) {
         lock.withWriteLock {
             if denyClone {

@@ -74,6 +74,9 @@ public struct LocatorError: Error, Sendable, CustomStringConvertible {
 
     /// What went wrong.
     public let code: Code
+
+    /// The code's name (`notRegistered`), bounded and stable: fit for a metric label or a log field.
+    public var shortDescription: String { code.description }
     let key: KeyDescription?
     let detail: Detail?
 

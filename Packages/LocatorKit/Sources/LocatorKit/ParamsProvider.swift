@@ -1,6 +1,6 @@
 /// A handle over a factory that takes a parameter: ServiceContainerKit's `ServiceParamsProvider`.
 ///
-/// ``bind(_:)`` fixes the parameter and gives a parameterless ``Provider`` (the seed's `convert(params:)`).
+/// ``bind(_:)`` fixes the parameter and gives a parameterless ``Provider``.
 public struct ParamsProvider<Service: Sendable, Params: Sendable>: Sendable {
     private let factory: @Sendable (Params) throws -> Service
 

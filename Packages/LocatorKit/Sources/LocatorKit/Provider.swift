@@ -11,12 +11,12 @@ public struct Provider<Service: Sendable>: Sendable {
         self.body = body
     }
 
-    /// A provider of an existing instance (the seed's `atOne`).
+    /// A provider of an existing instance.
     public init(_ instance: Service) {
         self.body = { instance }
     }
 
-    /// A provider that makes the service on first ``get()`` and then keeps it (the seed's `lazy`); a failure is
+    /// A provider that makes the service on first ``get()`` and then keeps it; a failure is
     /// retried on the next call, and concurrent first calls share one creation.
     public init(lazy factory: @escaping @Sendable () throws -> Service) {
         let host = Locator(name: "Provider")
@@ -31,7 +31,7 @@ public struct Provider<Service: Sendable>: Sendable {
         }
     }
 
-    /// A provider that makes a new service on every ``get()`` (the seed's `many`).
+    /// A provider that makes a new service on every ``get()``.
     public init(transient factory: @escaping @Sendable () throws -> Service) {
         let description = KeyDescription(serviceType: Service.self, name: nil, isTypedKey: false)
         self.body = { () throws(LocatorError) -> Service in
@@ -49,12 +49,12 @@ public struct Provider<Service: Sendable>: Sendable {
         }
     }
 
-    /// The service, or the error that prevented it (the seed's `tryService()`).
+    /// The service, or the error that prevented it.
     public func get() throws(LocatorError) -> Service {
         try body()
     }
 
-    /// The service, or `nil` on any failure (the seed's `getService()`).
+    /// The service, or `nil` on any failure.
     public func getOptional() -> Service? {
         try? body()
     }

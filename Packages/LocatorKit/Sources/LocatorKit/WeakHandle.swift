@@ -1,4 +1,4 @@
-/// A handle to a service that never keeps it alive: the seed's weak proxy, without an Objective-C runtime.
+/// A handle to a service that never keeps it alive, without an Objective-C runtime.
 ///
 /// Register with ``Locator/register(weakHandleTo:as:name:)`` and resolve `WeakHandle<Service>.self`:
 ///

@@ -97,7 +97,7 @@ struct ChangeSet: Sendable {
     /// `self` with a child service's changes saved into it, as ``SaveOption/saveCurrentOnly`` does: column by
     /// column, with conflicts between the two (see ``PendingChange/absorbing(_:policy:)``) resolved by `policy`.
     ///
-    /// - Throws: ``StoreError/Kind/conflict`` naming every conflicting record under ``MergePolicy/error``;
+    /// - Throws: ``StoreError/Code/conflict`` naming every conflicting record under ``MergePolicy/error``;
     ///   nothing is merged then.
     func absorbing(_ incoming: ChangeSet, policy: MergePolicy) throws(StoreError) -> ChangeSet {
         if isEmpty { return incoming }

@@ -8,7 +8,7 @@
 ///
 /// | policy | a column both changed | a record deleted in the store (or the parent) that we updated | a record changed there that we deleted |
 /// |---|---|---|---|
-/// | ``error`` | ``StoreError/Kind/conflict`` naming every such record; nothing is written or moved | conflict | conflict |
+/// | ``error`` | ``StoreError/Code/conflict`` naming every such record; nothing is written or moved | conflict | conflict |
 /// | ``oursWins`` | our value | stays deleted: our update is dropped | deleted |
 /// | ``storeWins`` | the stored value; our other columns are written | stays deleted: our update is dropped | kept, with the stored values |
 /// | ``overwrite`` | our whole record, every column | re-inserted with our whole record | deleted |
@@ -16,7 +16,7 @@
 ///
 /// Under every policy but ``error`` the rest of the save goes through.
 public enum MergePolicy: Sendable, Hashable, CaseIterable {
-    /// Fail with ``StoreError/Kind/conflict`` naming the records; nothing is written and the changes stay pending
+    /// Fail with ``StoreError/Code/conflict`` naming the records; nothing is written and the changes stay pending
     /// in the service that saved.
     case error
     /// Property by property, our changed columns win; columns we did not change keep the store's values. A record

@@ -1,6 +1,6 @@
 public import ModelKit
 
-/// The synchronous forms (the seed's `…AndWait` methods): each blocks the calling thread until the operation is
+/// The synchronous forms (`…AndWait`): each blocks the calling thread until the operation is
 /// done. They are unavailable from async contexts; call them from threads you own (a CLI's main thread, a
 /// `Thread`, a dispatch queue), never from a task.
 ///
@@ -201,7 +201,7 @@ extension PersistenceService {
         try BlockingWait.run { () async throws(StoreError) in try await self.saveAll(options) }
     }
 
-    /// Discards this service's unsaved changes; the seed's `rollbackAndWait` (rollback never does I/O).
+    /// Discards this service's unsaved changes; the synchronous form of ``rollback()`` (rollback never does I/O).
     public func rollbackAndWait() {
         rollback()
     }

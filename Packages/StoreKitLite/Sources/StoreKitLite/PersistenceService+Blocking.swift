@@ -119,7 +119,7 @@ extension PersistenceService {
                 guard try context.backend.applyBlocking(batch) else { throw Self.noBlockingForm }
                 return
             } catch {
-                guard error.kind == .conflict, context.mergePolicy != .error, attempts < 8 else { throw error }
+                guard error.code == .conflict, context.mergePolicy != .error, attempts < 8 else { throw error }
                 let conflicts = Set(error.records)
                 var current: [UUID: StoreRow] = [:]
                 for (entity, ids) in Self.byEntity(conflicts, in: changes) {

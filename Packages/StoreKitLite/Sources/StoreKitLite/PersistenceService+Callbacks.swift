@@ -1,7 +1,7 @@
 public import Dispatch
 public import ModelKit
 
-/// The seed's callback forms: each submits the operation and returns at once; `success` or `failure` is called
+/// The callback forms: each submits the operation and returns at once; `success` or `failure` is called
 /// on `completionQueue` (or, when it is `nil`, on whichever thread finished the work). Passing `nil` callbacks
 /// submits and forgets.
 extension PersistenceService {
@@ -72,7 +72,7 @@ extension PersistenceService {
         }
     }
 
-    /// Fetches matching records and hands them, immutable, to `process` (the seed's fetched-object processor);
+    /// Fetches matching records and hands them, immutable, to `process`;
     /// `success` gets what it returns. `process` runs on the task that read the records, never on the completion
     /// queue. See ``fetchReadOnly(_:process:)``.
     public func fetchReadOnly<R: Record, Result: Sendable>(

@@ -221,7 +221,7 @@ extension PersistenceService {
     ///   off every level as one commit. When the commit fails, each level gets back what was taken from it (in
     ///   front of anything recorded meanwhile), as if the save had not happened, and the error is this call's.
     ///
-    /// - Throws: ``StoreError/Kind/conflict`` under ``MergePolicy/error`` when a level conflicts with the one above
+    /// - Throws: ``StoreError/Code/conflict`` under ``MergePolicy/error`` when a level conflicts with the one above
     ///   it (nothing moves; the call's changes stay pending in this service), or the commit's error.
     func recordAndSave(_ option: SaveOption, _ record: (inout ChangeSet) -> Void) async throws(StoreError) {
         let commits = context.commits
@@ -303,7 +303,7 @@ extension PersistenceService {
                 try await context.backend.apply(batch)
                 return
             } catch {
-                guard error.kind == .conflict, context.mergePolicy != .error, attempts < 8 else { throw error }
+                guard error.code == .conflict, context.mergePolicy != .error, attempts < 8 else { throw error }
                 let conflicts = Set(error.records)
                 var current: [UUID: StoreRow] = [:]
                 for (entity, ids) in Self.byEntity(conflicts, in: changes) {

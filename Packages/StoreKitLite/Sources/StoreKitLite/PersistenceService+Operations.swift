@@ -8,7 +8,7 @@ extension PersistenceService {
     /// Inlinable, so that filling in the record and reading its columns are specialized for the record type.
     ///
     /// - Returns: the created record (its ID is permanent at once).
-    /// - Throws: ``StoreError/Kind/idChanged`` when the initializer changed the ID; save errors.
+    /// - Throws: ``StoreError/Code/idChanged`` when the initializer changed the ID; save errors.
     @inlinable
     @discardableResult
     nonisolated(nonsending) public func create<R: Record>(
@@ -24,7 +24,7 @@ extension PersistenceService {
 
     /// A blank record with a new permanent ID, filled in by `initializer`.
     ///
-    /// - Throws: ``StoreError/Kind/idChanged`` when the initializer changed the ID.
+    /// - Throws: ``StoreError/Code/idChanged`` when the initializer changed the ID.
     @inlinable
     func newRecord<R: Record>(initializer: (inout R) -> Void) throws(StoreError) -> R {
         let id = ModelID<R>()
@@ -36,7 +36,7 @@ extension PersistenceService {
         return record
     }
 
-    /// Creates one record per element of `sources`, each filled in by `transform` (the seed's create transform).
+    /// Creates one record per element of `sources`, each filled in by `transform`.
     ///
     /// Inlinable, so that the loop over `sources` and the column reads are specialized for the caller's types.
     ///
@@ -81,7 +81,7 @@ extension PersistenceService {
 
     /// Inserts records that already have their IDs: copies of records from elsewhere (an offline copy of a
     /// server's data, an import), where the ID must be kept. The IDs must be new to the store; an ID that is
-    /// already stored fails the save with ``StoreError/Kind/duplicateRecord`` and nothing of the batch is written.
+    /// already stored fails the save with ``StoreError/Code/duplicateRecord`` and nothing of the batch is written.
     ///
     /// - Returns: the number of records inserted.
     @discardableResult
@@ -115,13 +115,13 @@ extension PersistenceService {
         try await records(for: Query<R>())
     }
 
-    /// Fetches matching records and maps each to a plain value in one step (the seed's fetch-transform).
+    /// Fetches matching records and maps each to a plain value in one step.
     ///
     /// `transform` runs in the caller's isolation. When the backend can read on the calling thread (a SQLite file
     /// with a reader free; a read never waits for a write) and nothing unsaved is pending for the entity, each
     /// record is transformed as soon as it is decoded, without an array of records in between; otherwise the
     /// records are fetched first and then transformed. Either way the result is the same; when a stored value
-    /// cannot be decoded the fetch throws ``StoreError/Kind/corruptValue``, and `transform` may already have been
+    /// cannot be decoded the fetch throws ``StoreError/Code/corruptValue``, and `transform` may already have been
     /// called for the records before it.
     @inlinable
     nonisolated(nonsending) public func fetch<R: Record, T>(
@@ -183,7 +183,7 @@ extension PersistenceService {
     /// Only changed columns are written. Records must not be added, removed or given another ID.
     ///
     /// - Returns: the number of records that changed.
-    /// - Throws: ``StoreError/Kind/idChanged`` (nothing recorded); save errors.
+    /// - Throws: ``StoreError/Code/idChanged`` (nothing recorded); save errors.
     @discardableResult
     nonisolated(nonsending) public func update<R: Record>(
         _ query: Query<R> = Query<R>(),
@@ -215,7 +215,7 @@ extension PersistenceService {
 
     /// Hands the records of `rows` to `process` and returns the save option it chose and the rows it left.
     ///
-    /// - Throws: ``StoreError/Kind/idChanged`` when `process` added, removed or re-identified records.
+    /// - Throws: ``StoreError/Code/idChanged`` when `process` added, removed or re-identified records.
     func updatedRows<R: Record>(
         _ rows: [StoreRow],
         process: (inout [R]) -> SaveOption
@@ -287,7 +287,7 @@ extension PersistenceService {
 
     // MARK: - Save and rollback
 
-    /// Applies a save option to everything pending in this service (the seed's `saveAll`).
+    /// Applies a save option to everything pending in this service.
     public func saveAll(_ options: SaveOption) async throws(StoreError) {
         try context.checkReady()
         try await save(options)

@@ -8,7 +8,7 @@
 ///
 /// Initialization is asynchronous (it creates or migrates the store): ``isInitialized`` turns true when it is
 /// done, ``waitUntilInitialized()`` waits for it, and any operation before it fails with
-/// ``StoreError/Kind/notInitialized``. When initialization fails, every later operation fails with the same error.
+/// ``StoreError/Code/notInitialized``. When initialization fails, every later operation fails with the same error.
 public final class PersistenceService: Sendable {
     let context: StoreContext
     let parent: PersistenceService?
@@ -44,9 +44,9 @@ public final class PersistenceService: Sendable {
 
     /// A root service that is initialized when it returns.
     ///
-    /// - Throws: what initialization failed with, of its own kind: ``StoreError/Kind/notADatabase`` (a corrupt or
-    ///   foreign file), ``StoreError/Kind/newerSchema``, ``StoreError/Kind/cannotOpen``,
-    ///   ``StoreError/Kind/readOnly``, ``StoreError/Kind/invalidModel``; ``StoreError/Kind/initializationFailed``
+    /// - Throws: what initialization failed with, of its own kind: ``StoreError/Code/notADatabase`` (a corrupt or
+    ///   foreign file), ``StoreError/Code/newerSchema``, ``StoreError/Code/cannotOpen``,
+    ///   ``StoreError/Code/readOnly``, ``StoreError/Code/invalidModel``; ``StoreError/Code/initializationFailed``
     ///   for any other failure of the backend.
     public static func open(
         model: StoreModel,
@@ -86,7 +86,7 @@ public final class PersistenceService: Sendable {
     /// Closes the store under the whole hierarchy: the backend flushes what it has committed and releases its
     /// files and connections. Call it once, after the last operation (a daemon closes its store during graceful
     /// shutdown); unsaved changes of any service are discarded, and later operations on any service of this
-    /// hierarchy fail with ``StoreError/Kind/notInitialized``.
+    /// hierarchy fail with ``StoreError/Code/notInitialized``.
     public func close() async throws(StoreError) {
         try await context.backend.close()
     }

@@ -1,4 +1,4 @@
-/// What to fetch: a predicate, an order, a limit and an offset (the seed's fetch parameters).
+/// What to fetch: a predicate, an order, a limit and an offset.
 ///
 /// Records that compare equal on every sort key come in ID order (creation order), so results are deterministic.
 ///

@@ -2,8 +2,8 @@ public import ModelKit
 
 /// A value type StoreKitLite stores: one row of one entity.
 ///
-/// A record has a typed, permanent, time-ordered `ModelKit.ModelID` from the moment it is created (so the seed's
-/// `obtainPermanentId` needs no round trip), an initializer that makes a blank record for an ID (the store fills
+/// A record has a typed, permanent, time-ordered `ModelKit.ModelID` from the moment it is created (so obtaining a
+/// permanent ID needs no round trip), an initializer that makes a blank record for an ID (the store fills
 /// it, as Core Data fills a fresh managed object), and a ``RecordSchema`` listing its stored columns, declared
 /// once per type as a `static let`.
 ///

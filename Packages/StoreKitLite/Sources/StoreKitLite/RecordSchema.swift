@@ -64,7 +64,7 @@ public struct RecordSchema<Root: Record>: Sendable {
 
     /// Rebuilds a record from a stored row.
     ///
-    /// - Throws: `StoreError.Kind.corruptValue` when a stored value does not fit its column's Swift type.
+    /// - Throws: `StoreError.Code.corruptValue` when a stored value does not fit its column's Swift type.
     @inlinable
     public func record(from row: StoreRow) throws(StoreError) -> Root {
         var record = Root(id: ModelID(uuid: row.id))
@@ -89,7 +89,7 @@ public struct RecordSchema<Root: Record>: Sendable {
 
     /// Rebuilds the records of every row left in a cursor, reading each column straight into its property.
     ///
-    /// - Throws: `StoreError.Kind.corruptValue` when a stored value does not fit its column's Swift type (the
+    /// - Throws: `StoreError.Code.corruptValue` when a stored value does not fit its column's Swift type (the
     ///   same error ``record(from:)`` reports for the same row); the cursor's errors.
     @inlinable
     public func records(from cursor: any StoreCursor) throws(StoreError) -> [Root] {

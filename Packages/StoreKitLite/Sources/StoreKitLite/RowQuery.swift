@@ -27,7 +27,7 @@ public struct RowQuery: Sendable, Hashable {
 
     /// Checks that every column the query names is a column of the entity.
     ///
-    /// - Throws: ``StoreError/Kind/invalidQuery`` naming the first unknown column.
+    /// - Throws: ``StoreError/Code/invalidQuery`` naming the first unknown column.
     public func validate() throws(StoreError) {
         for column in predicate.columns + sortKeys.map(\.column)
         where column.index < 0 || column.index >= entity.columns.count

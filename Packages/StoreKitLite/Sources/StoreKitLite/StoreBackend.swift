@@ -8,10 +8,10 @@ public import Foundation
 ///
 /// - ``migrate(to:)`` opens or creates the store and applies the model's pending migrations, in order, each named
 ///   migration exactly once; a store that has applied a migration the model does not know fails with
-///   ``StoreError/Kind/newerSchema`` and is left untouched.
+///   ``StoreError/Code/newerSchema`` and is left untouched.
 /// - ``apply(_:)`` writes a ``ChangeBatch`` in one transaction: all of it or, on any error, none of it. Updates
 ///   and deletes that check revisions must find the revision they were read at; every mismatch is collected and
-///   reported in one ``StoreError/Kind/conflict`` error naming all conflicting records (nothing written). Inserts
+///   reported in one ``StoreError/Code/conflict`` error naming all conflicting records (nothing written). Inserts
 ///   store revision 1, updates bump the revision by one.
 /// - ``fetch(_:)`` runs a ``RowQuery`` with exactly the semantics of ``RowQuery/apply(to:)`` (three-valued logic,
 ///   SQLite's ordering, ties by ID), with values bound as parameters, never spliced into query text.
@@ -35,7 +35,7 @@ public import Foundation
 ///   The defaults return `nil` (`false` for ``applyBlocking(_:)``) having done nothing, and the service then runs
 ///   the async form and waits for it.
 /// - ``close()`` flushes and releases the store once the caller is done with it (a daemon shutting down); later
-///   operations fail with ``StoreError/Kind/notInitialized``. The default does nothing, for stores that hold
+///   operations fail with ``StoreError/Code/notInitialized``. The default does nothing, for stores that hold
 ///   nothing to release.
 ///
 /// `BackendConformance` in `StoreKitLiteTesting` checks all of this; run it for every new backend.
@@ -84,7 +84,7 @@ public protocol StoreBackend: Sendable {
     func applyBlocking(_ batch: ChangeBatch) throws(StoreError) -> Bool
     /// A stream of committed batches, starting now.
     func committedChanges() -> AsyncStream<ChangeBatch>
-    /// Flushes and releases the store; later operations fail with ``StoreError/Kind/notInitialized``.
+    /// Flushes and releases the store; later operations fail with ``StoreError/Code/notInitialized``.
     func close() async throws(StoreError)
 }
 

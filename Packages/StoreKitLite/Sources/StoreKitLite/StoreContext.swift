@@ -44,13 +44,14 @@ final class StoreContext: Sendable {
             // A failure with a kind of its own (a corrupt file, a newer schema, an invalid model, …) keeps it;
             // only a generic backend failure becomes `initializationFailed`.
             outcome = .failed(
-                error.kind != .backend
+                error.code != .backend
                     ? error
                     : StoreError(
                         .initializationFailed,
                         entity: error.entity,
-                        detail: error.kind.description + (error.detail.isEmpty ? "" : "; " + error.detail),
-                        underlying: error.underlying
+                        detail: error.code.description + (error.detail.isEmpty ? "" : "; " + error.detail),
+                        reason: error.reason,
+                        underlying: error.underlying ?? error
                     )
             )
         }

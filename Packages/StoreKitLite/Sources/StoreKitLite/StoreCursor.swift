@@ -10,7 +10,7 @@ public import Foundation
 public protocol StoreCursor: AnyObject {
     /// Moves to the next row and returns its ID, or `nil` after the last row.
     ///
-    /// - Throws: ``StoreError/Kind/corruptValue`` for a stored ID that is not a UUID; backend errors.
+    /// - Throws: ``StoreError/Code/corruptValue`` for a stored ID that is not a UUID; backend errors.
     func next() throws(StoreError) -> UUID?
     /// The current row's revision.
     var revision: Int64 { get }

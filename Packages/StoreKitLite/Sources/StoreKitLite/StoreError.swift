@@ -2,13 +2,13 @@ public import Foundation
 
 /// Why a StoreKitLite operation failed.
 ///
-/// Compare ``kind`` with the static members (`error.kind == .conflict`); new kinds may be added without breaking
-/// callers. ``description`` is short and bounded: it names the kind, the entity, up to three record IDs and a
-/// detail cut to 120 characters.
+/// Compare ``code`` with the static members (`error.code == .conflict`); new codes may be added without breaking
+/// callers. ``shortDescription`` is the code's name, for metric labels; ``description`` is short and bounded: it
+/// names the code, the entity, up to three record IDs and a detail cut to 120 characters.
 public struct StoreError: Error, Sendable, CustomStringConvertible {
-    /// A kind of failure.
-    public struct Kind: Sendable, Hashable, CustomStringConvertible {
-        private enum Code: String, Sendable {
+    /// What failed.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private enum Value: String, Sendable {
             case notInitialized = "the store is not initialized yet"
             case initializationFailed = "the store failed to initialize"
             case invalidModel = "the model is invalid"
@@ -25,82 +25,92 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
             case backend = "the backend failed"
         }
 
-        private let code: Code
+        private let value: Value
 
-        private init(_ code: Code) {
-            self.code = code
+        private init(_ value: Value) {
+            self.value = value
         }
 
         /// An operation ran before initialization finished.
-        public static let notInitialized = Kind(.notInitialized)
-        /// Initialization failed for a reason with no kind of its own (an I/O error of the backend, say);
-        /// ``StoreError/underlying`` says why. Failures that have a kind (``notADatabase``, ``newerSchema``,
+        public static let notInitialized = Code(.notInitialized)
+        /// Initialization failed for a reason with no code of its own (an I/O error of the backend, say);
+        /// ``StoreError/reason`` says why. Failures that have a code (``notADatabase``, ``newerSchema``,
         /// ``cannotOpen``, ``readOnly``, ``invalidModel``) are reported with it. Every later operation reports the
         /// same error.
-        public static let initializationFailed = Kind(.initializationFailed)
+        public static let initializationFailed = Code(.initializationFailed)
         /// The model or its migrations are inconsistent (duplicate names, migrations not producing the model).
-        public static let invalidModel = Kind(.invalidModel)
+        public static let invalidModel = Code(.invalidModel)
         /// The store has migrations this model does not know: it was written by a newer version of the app.
-        public static let newerSchema = Kind(.newerSchema)
+        public static let newerSchema = Code(.newerSchema)
         /// The file exists but is not a database of this backend, or is corrupt.
-        public static let notADatabase = Kind(.notADatabase)
+        public static let notADatabase = Code(.notADatabase)
         /// The store cannot be opened or created (missing or unwritable directory, permissions).
-        public static let cannotOpen = Kind(.cannotOpen)
+        public static let cannotOpen = Code(.cannotOpen)
         /// A write hit a read-only store, or a store opened read-only needs migrations.
-        public static let readOnly = Kind(.readOnly)
+        public static let readOnly = Code(.readOnly)
         /// A write ran out of space; nothing of it was written.
-        public static let diskFull = Kind(.diskFull)
+        public static let diskFull = Code(.diskFull)
         /// A stored value does not convert to its column's Swift type.
-        public static let corruptValue = Kind(.corruptValue)
+        public static let corruptValue = Code(.corruptValue)
         /// The query names a property that is not a column of the record type.
-        public static let invalidQuery = Kind(.invalidQuery)
+        public static let invalidQuery = Code(.invalidQuery)
         /// An update closure changed the ID of a record.
-        public static let idChanged = Kind(.idChanged)
+        public static let idChanged = Code(.idChanged)
         /// Optimistic concurrency failed: ``StoreError/records`` were changed or deleted since they were read.
-        public static let conflict = Kind(.conflict)
+        public static let conflict = Code(.conflict)
         /// An insert used an ID the store already holds.
-        public static let duplicateRecord = Kind(.duplicateRecord)
-        /// Any other backend failure; ``StoreError/underlying`` says which.
-        public static let backend = Kind(.backend)
+        public static let duplicateRecord = Code(.duplicateRecord)
+        /// Any other backend failure; ``StoreError/reason`` says which.
+        public static let backend = Code(.backend)
 
-        public var description: String { code.rawValue }
+        public var description: String { value.rawValue }
+
+        /// The code's name, as written in Swift (`conflict`).
+        public var name: String { String(describing: value) }
     }
 
     /// What went wrong.
-    public let kind: Kind
+    public let code: Code
     /// The entity concerned, if any.
     public let entity: String?
     /// The records concerned (for conflicts: every conflicting record).
     public let records: [UUID]
     /// A short detail, cut to 120 characters.
     public let detail: String
-    /// The description of the underlying error (from the backend or the system), cut to 200 characters.
-    public let underlying: String?
+    /// What the backend or the system said, cut to 200 characters.
+    public let reason: String?
+    /// The error underneath (the backend's or the system's), when there is one.
+    public let underlying: (any Error)?
+
+    /// The code's name (`conflict`), bounded and stable: fit for a metric label or a log field.
+    public var shortDescription: String { code.name }
 
     /// Makes an error; backends use this to report failures.
     public init(
-        _ kind: Kind,
+        _ code: Code,
         entity: String? = nil,
         records: [UUID] = [],
         detail: String = "",
-        underlying: String? = nil
+        reason: String? = nil,
+        underlying: (any Error)? = nil
     ) {
-        self.kind = kind
+        self.code = code
         self.entity = entity
         self.records = records
         self.detail = String(detail.prefix(120))
-        self.underlying = underlying.map { String($0.prefix(200)) }
+        self.reason = reason.map { String($0.prefix(200)) }
+        self.underlying = underlying
     }
 
     public var description: String {
-        var text = kind.description
+        var text = code.description
         if let entity { text += " (\(entity))" }
         if !records.isEmpty {
             let shown = records.prefix(3).map { $0.uuidString.lowercased() }.joined(separator: ", ")
             text += ": " + shown + (records.count > 3 ? " and \(records.count - 3) more" : "")
         }
         if !detail.isEmpty { text += "; " + detail }
-        if let underlying { text += "; " + underlying }
+        if let reason { text += "; " + reason }
         return text
     }
 }

@@ -1,4 +1,4 @@
-/// The record types a store holds and the ordered, named migrations that build them (the seed's data model).
+/// The record types a store holds and the ordered, named migrations that build them.
 ///
 /// ```swift
 /// let model = StoreModel(Vehicle.self, Driver.self)   // one migration creating both
@@ -54,7 +54,7 @@ public struct StoreModel: Sendable {
 
     /// Checks that names are unique and that the migrations produce the entities.
     ///
-    /// - Throws: ``StoreError/Kind/invalidModel`` saying what is wrong.
+    /// - Throws: ``StoreError/Code/invalidModel`` saying what is wrong.
     public func validate() throws(StoreError) {
         var names: Set<String> = []
         for migration in migrations where !names.insert(migration.name).inserted {
@@ -118,7 +118,7 @@ public struct StoreModel: Sendable {
 
     /// The migrations still to apply to a store that has applied `applied` (names, oldest first).
     ///
-    /// - Throws: ``StoreError/Kind/newerSchema`` when the store has applied a migration this model does not have
+    /// - Throws: ``StoreError/Code/newerSchema`` when the store has applied a migration this model does not have
     ///   at that position.
     public func pendingMigrations(afterApplied applied: [String]) throws(StoreError) -> ArraySlice<Migration> {
         guard applied.count <= migrations.count else {

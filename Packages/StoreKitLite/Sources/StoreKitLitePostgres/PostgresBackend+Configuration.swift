@@ -61,7 +61,7 @@ extension PostgresBackend {
         /// `require` use the system's trust roots); `schema` defaults to `public`. User and password may be
         /// percent-encoded.
         ///
-        /// - Throws: ``StoreKitLite/StoreError/Kind/cannotOpen`` for a URL that is not a PostgreSQL URL; the
+        /// - Throws: ``StoreKitLite/StoreError/Code/cannotOpen`` for a URL that is not a PostgreSQL URL; the
         ///   message never repeats the password.
         public init(url: String) throws(StoreError) {
             guard let components = URLComponents(string: url),

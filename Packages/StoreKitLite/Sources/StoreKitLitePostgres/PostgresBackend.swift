@@ -21,11 +21,11 @@ public import StoreKitLite
 ///   the client's pool does: while the server cannot be reached, for as long as the pool keeps trying.
 /// - ``init(configuration:logger:)`` makes its own client and runs it in a task the backend owns, until
 ///   ``close()``. ``migrate(to:)`` first opens one plain connection, so an unreachable server, a refused login or a
-///   missing database fail at once, as ``StoreKitLite/StoreError/Kind/cannotOpen``.
+///   missing database fail at once, as ``StoreKitLite/StoreError/Code/cannotOpen``.
 ///
 /// Writes check revisions in their `WHERE` clauses, so two processes updating one record cannot both win: the
 /// second transaction waits for the first, finds the revision changed, and fails as a whole with
-/// ``StoreKitLite/StoreError/Kind/conflict``. ``committedChanges()`` reports this backend's own commits only.
+/// ``StoreKitLite/StoreError/Code/conflict``. ``committedChanges()`` reports this backend's own commits only.
 ///
 /// The backend logs nothing unless it is handed a `Logger`. With one, it logs applying migrations (`info`), failed
 /// operations (`debug`, error kind only) and each commit's row counts (`trace`); row values and bound parameters are
@@ -228,7 +228,7 @@ public final class PostgresBackend: StoreBackend {
         broadcaster.subscribe()
     }
 
-    /// Ends the backend: later operations fail with ``StoreKitLite/StoreError/Kind/notInitialized``. A client
+    /// Ends the backend: later operations fail with ``StoreKitLite/StoreError/Code/notInitialized``. A client
     /// the backend runs itself is shut down (its connections closed); a client you run is left running. Closing
     /// twice does nothing.
     public func close() async throws(StoreError) {
@@ -291,7 +291,7 @@ public final class PostgresBackend: StoreBackend {
         let mapped = PostgresErrors.map(error, operation: operation)
         logger?.debug(
             "store operation failed",
-            metadata: ["storekitlite.operation": "\(operation)", "storekitlite.error": "\(mapped.kind)"]
+            metadata: ["storekitlite.operation": "\(operation)", "storekitlite.error": "\(mapped.code)"]
         )
         return mapped
     }

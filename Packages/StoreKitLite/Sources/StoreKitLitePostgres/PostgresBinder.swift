@@ -52,7 +52,7 @@ struct PostgresBinder {
     /// stored in a real column becomes a real, a real with an exact integer value stored in an integer column
     /// becomes an integer, and a real that is not a number is stored as `NULL` (SQLite never stores NaN).
     ///
-    /// - Throws: ``StoreKitLite/StoreError/Kind/backend`` when the value's storage class does not fit the column.
+    /// - Throws: ``StoreKitLite/StoreError/Code/backend`` when the value's storage class does not fit the column.
     mutating func bind(_ value: StoreValue, storedAs type: ColumnType, column: String) throws(StoreError) -> String {
         switch (value, type) {
         case (.null, _): return bindNull()

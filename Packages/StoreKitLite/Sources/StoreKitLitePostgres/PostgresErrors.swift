@@ -14,18 +14,23 @@ enum PostgresErrors {
             if let cause = error.beginError ?? error.closureError ?? error.commitError {
                 return map(cause, operation: operation)
             }
-            return StoreError(.backend, detail: operation, underlying: "the transaction failed")
+            return StoreError(.backend, detail: operation, reason: "the transaction failed", underlying: error)
         case let error as PSQLError:
             return map(error, operation: operation)
         case is CancellationError:
-            return StoreError(.backend, detail: operation, underlying: "cancelled")
+            return StoreError(.backend, detail: operation, reason: "cancelled", underlying: error)
         default:
             // PostgresClient's pool reports a server it has not reached for a while with `ConnectionPoolError`
             // (`connectionCreationCircuitBreakerTripped`), a type of a module this one does not import.
             if String(describing: type(of: error)) == "ConnectionPoolError" {
-                return StoreError(.cannotOpen, detail: operation, underlying: "no connection to the server: \(error)")
+                return StoreError(
+                    .cannotOpen,
+                    detail: operation,
+                    reason: "no connection to the server: \(error)",
+                    underlying: error
+                )
             }
-            return StoreError(.backend, detail: operation, underlying: "\(error)")
+            return StoreError(.backend, detail: operation, reason: "\(error)", underlying: error)
         }
     }
 
@@ -37,18 +42,23 @@ enum PostgresErrors {
             .receivedUnencryptedDataAfterSSLRequest, .unsupportedAuthMechanism, .authMechanismRequiresPassword,
             .saslError:
             let cause = error.underlying.map { "\($0)" } ?? error.code.description
-            return StoreError(.cannotOpen, detail: operation, underlying: "\(error.code): \(cause)")
+            return StoreError(.cannotOpen, detail: operation, reason: "\(error.code): \(cause)", underlying: error)
         case .poolClosed, .clientClosedConnection:
-            return StoreError(.notInitialized, detail: operation, underlying: "the PostgreSQL client is closed")
+            return StoreError(
+                .notInitialized,
+                detail: operation,
+                reason: "the PostgreSQL client is closed",
+                underlying: error
+            )
         default:
-            return StoreError(.backend, detail: operation, underlying: error.code.description)
+            return StoreError(.backend, detail: operation, reason: error.code.description, underlying: error)
         }
     }
 
     private static func mapServer(_ error: PSQLError, operation: String) -> StoreError {
         let state = error.serverInfo?[.sqlState] ?? ""
         let message = "\(error.serverInfo?[.message] ?? "server error") (SQLSTATE \(state))"
-        let kind: StoreError.Kind =
+        let code: StoreError.Code =
             switch state {
             // unique_violation
             case "23505": .duplicateRecord
@@ -63,6 +73,6 @@ enum PostgresErrors {
             case "53100": .diskFull
             default: .backend
             }
-        return StoreError(kind, detail: operation, underlying: message)
+        return StoreError(code, detail: operation, reason: message, underlying: error)
     }
 }

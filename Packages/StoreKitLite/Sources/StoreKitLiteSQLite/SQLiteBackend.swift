@@ -35,7 +35,7 @@ public final class SQLiteBackend: StoreBackend {
         /// Reads and writes; a missing file is created and migrated.
         case readWrite
         /// Reads only: the store must exist with every migration of the model applied, and every write fails with
-        /// ``StoreKitLite/StoreError/Kind/readOnly``. A file in a directory the process cannot write to is read
+        /// ``StoreKitLite/StoreError/Code/readOnly``. A file in a directory the process cannot write to is read
         /// through SQLite's `immutable` mode, which assumes no other process changes it meanwhile.
         case readOnly
     }
@@ -66,7 +66,7 @@ public final class SQLiteBackend: StoreBackend {
     public let location: Location
     /// The durability every connection is opened with.
     public let durability: Durability
-    /// A cap on the database size; writes beyond it fail with ``StoreKitLite/StoreError/Kind/diskFull``.
+    /// A cap on the database size; writes beyond it fail with ``StoreKitLite/StoreError/Code/diskFull``.
     public let maximumSizeInBytes: Int?
     /// Where the backend logs, if anywhere.
     public let logger: Logger?
@@ -190,7 +190,7 @@ public final class SQLiteBackend: StoreBackend {
                     throw StoreError(
                         .cannotOpen,
                         detail: "open read-only",
-                        underlying: "there is no store at this path"
+                        reason: "there is no store at this path"
                     )
                 }
                 return
@@ -205,7 +205,7 @@ public final class SQLiteBackend: StoreBackend {
         } catch {
             logger?.debug(
                 "store operation failed",
-                metadata: ["storekitlite.operation": "open", "storekitlite.error": "\(error.kind)"]
+                metadata: ["storekitlite.operation": "open", "storekitlite.error": "\(error.code)"]
             )
             throw error
         }
@@ -240,7 +240,7 @@ public final class SQLiteBackend: StoreBackend {
         guard !batch.isEmpty else { return }
         let database = try database()
         guard access == .readWrite else {
-            throw StoreError(.readOnly, detail: "write", underlying: "the store is opened read-only")
+            throw StoreError(.readOnly, detail: "write", reason: "the store is opened read-only")
         }
         if execution == .callingThread, Self.rowCount(of: batch) <= Self.callingThreadRowLimit,
             try applyOnCallingThread(batch, database: database)
@@ -445,7 +445,7 @@ public final class SQLiteBackend: StoreBackend {
         guard !batch.isEmpty else { return true }
         let database = try database()
         guard access == .readWrite else {
-            throw StoreError(.readOnly, detail: "write", underlying: "the store is opened read-only")
+            throw StoreError(.readOnly, detail: "write", reason: "the store is opened read-only")
         }
         let insertTexts = insertTexts
         let logger = logger
@@ -480,7 +480,7 @@ public final class SQLiteBackend: StoreBackend {
     }
 
     /// Checkpoints the write-ahead log into the database file and closes every connection. Later operations
-    /// fail with ``StoreKitLite/StoreError/Kind/notInitialized``; closing twice does nothing.
+    /// fail with ``StoreKitLite/StoreError/Code/notInitialized``; closing twice does nothing.
     public func close() async throws(StoreError) {
         guard
             let database = writer.withLock({ current in
@@ -534,7 +534,7 @@ public final class SQLiteBackend: StoreBackend {
         let mapped = SQLiteErrors.map(error, operation: operation)
         logger?.debug(
             "store operation failed",
-            metadata: ["storekitlite.operation": "\(operation)", "storekitlite.error": "\(mapped.kind)"]
+            metadata: ["storekitlite.operation": "\(operation)", "storekitlite.error": "\(mapped.code)"]
         )
         return mapped
     }

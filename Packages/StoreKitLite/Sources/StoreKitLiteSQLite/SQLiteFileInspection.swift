@@ -17,12 +17,12 @@ enum SQLiteFileInspection {
     /// stopped without closing), it is opened read-only with locks instead, so that committed transactions still
     /// in the log are read too.
     ///
-    /// - Throws: ``StoreKitLite/StoreError/Kind/notADatabase`` for a file that is not an SQLite database or is
-    ///   corrupt, ``StoreKitLite/StoreError/Kind/cannotOpen`` when it cannot be read.
+    /// - Throws: ``StoreKitLite/StoreError/Code/notADatabase`` for a file that is not an SQLite database or is
+    ///   corrupt, ``StoreKitLite/StoreError/Code/cannotOpen`` when it cannot be read.
     static func appliedMigrations(atPath path: String) throws(StoreError) -> [String]? {
         guard let file = FileHandle(forReadingAtPath: path) else {
             guard FileManager.default.fileExists(atPath: path) else { return nil }
-            throw StoreError(.cannotOpen, detail: "inspect", underlying: "the file cannot be read")
+            throw StoreError(.cannotOpen, detail: "inspect", reason: "the file cannot be read")
         }
         let start = (try? file.read(upToCount: 100)) ?? Data()
         try? file.close()
@@ -31,7 +31,7 @@ enum SQLiteFileInspection {
             throw StoreError(
                 .notADatabase,
                 detail: "inspect",
-                underlying: "the file does not start with an SQLite header"
+                reason: "the file does not start with an SQLite header"
             )
         }
         let walSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
@@ -70,11 +70,11 @@ enum SQLiteFileInspection {
         let message = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? "SQLite error \(code)"
         switch code & 0xFF {
         case SQLITE_NOTADB, SQLITE_CORRUPT:
-            return StoreError(.notADatabase, detail: "inspect", underlying: message)
+            return StoreError(.notADatabase, detail: "inspect", reason: message)
         case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_AUTH:
-            return StoreError(.cannotOpen, detail: "inspect", underlying: message)
+            return StoreError(.cannotOpen, detail: "inspect", reason: message)
         default:
-            return StoreError(.backend, detail: "inspect", underlying: message)
+            return StoreError(.backend, detail: "inspect", reason: message)
         }
     }
 }

@@ -94,7 +94,7 @@ enum ConformanceChecks {
             try await backend.migrate(to: model)
             throw ConformanceFailure("migrating to an older model succeeded")
         } catch let error as StoreError {
-            try expect(error.kind == .newerSchema, "expected newerSchema, got \(error)")
+            try expect(error.code == .newerSchema, "expected newerSchema, got \(error)")
         }
         let stranger = StoreModel(
             entities: [items],
@@ -104,7 +104,7 @@ enum ConformanceChecks {
             try await backend.migrate(to: stranger)
             throw ConformanceFailure("migrating to an unrelated model succeeded")
         } catch let error as StoreError {
-            try expect(error.kind == .newerSchema, "expected newerSchema, got \(error)")
+            try expect(error.code == .newerSchema, "expected newerSchema, got \(error)")
         }
         try expect(try await all(backend).count == 1, "the refused migration changed the data")
     }
@@ -195,7 +195,7 @@ enum ConformanceChecks {
             )
             throw ConformanceFailure("a stale revision was accepted")
         } catch let error as StoreError {
-            try expect(error.kind == .conflict, "expected a conflict, got \(error)")
+            try expect(error.code == .conflict, "expected a conflict, got \(error)")
             try expect(
                 Set(error.records) == [first.id, second.id],
                 "the conflict names \(error.records), expected both records"
@@ -240,7 +240,7 @@ enum ConformanceChecks {
             try await insert([row("fresh"), duplicate], into: backend)
             throw ConformanceFailure("a duplicate ID was accepted")
         } catch let error as StoreError {
-            try expect(error.kind == .duplicateRecord, "expected duplicateRecord, got \(error)")
+            try expect(error.code == .duplicateRecord, "expected duplicateRecord, got \(error)")
         }
         let stored = try await all(backend)
         try expect(stored.map(\.values[0]) == [.text("existing")], "the failed batch wrote \(stored.count) rows")

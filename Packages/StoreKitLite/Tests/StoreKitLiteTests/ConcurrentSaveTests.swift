@@ -73,7 +73,7 @@ struct ConcurrentSaveTests {
             return .saveAndPersist
         }
         let error = await #expect(throws: StoreError.self) { try await stale.saveAll(.saveAndPersist) }
-        #expect(error?.kind == .conflict)
+        #expect(error?.code == .conflict)
         #expect(error?.records == [contested.id.uuid])
         #expect(stale.hasChanges)
         #expect(!root.hasChanges)
@@ -170,7 +170,7 @@ struct ConcurrentSaveTests {
         try await a.saveAll(.saveCurrentOnly)
         if policy == .error {
             let error = await #expect(throws: StoreError.self) { try await b.saveAll(.saveCurrentOnly) }
-            #expect(error?.kind == .conflict)
+            #expect(error?.code == .conflict)
             #expect(error?.records == [record.id.uuid])
             #expect(b.hasChanges)
             #expect(try await b.fetch(ids: [record.id]).map(\.plate) == ["B"])
@@ -213,7 +213,7 @@ struct ConcurrentSaveTests {
         try await deleter.delete(ids: [record.id], options: .saveCurrentOnly)
         if policy == .error {
             let error = await #expect(throws: StoreError.self) { try await updater.saveAll(.saveCurrentOnly) }
-            #expect(error?.kind == .conflict)
+            #expect(error?.code == .conflict)
         } else {
             try await updater.saveAll(.saveCurrentOnly)
         }
@@ -234,7 +234,7 @@ struct ConcurrentSaveTests {
             return .saveCurrentOnly
         }
         let error = await #expect(throws: StoreError.self) { try await deleter.saveAll(.saveCurrentOnly) }
-        #expect(error?.kind == .conflict)
+        #expect(error?.code == .conflict)
         // Read after the sibling's save, a delete goes through.
         let informed = root.makeChild()
         try await informed.delete(ids: [record.id], options: .saveAndPersist)

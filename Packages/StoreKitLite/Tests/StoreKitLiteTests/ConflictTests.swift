@@ -49,7 +49,7 @@ struct ConflictTests {
             aChanges: { $0.plate = "A" },
             bChanges: { $0.make = "B" }
         )
-        #expect(outcome.error?.kind == .conflict)
+        #expect(outcome.error?.code == .conflict)
         #expect(outcome.error?.records == outcome.stored.map(\.id.uuid))
         #expect(outcome.stored.map(\.plate) == ["A"])
         #expect(outcome.stored.map(\.make) == ["M0"])
@@ -155,7 +155,7 @@ struct ConflictTests {
         try await a.delete(ids: [record.id], options: .saveAndPersist)
         if policy == .error {
             let error = await #expect(throws: StoreError.self) { try await b.saveAll(.saveAndPersist) }
-            #expect(error?.kind == .conflict)
+            #expect(error?.code == .conflict)
             #expect(error?.records == [record.id.uuid])
         } else {
             try await b.saveAll(.saveAndPersist)

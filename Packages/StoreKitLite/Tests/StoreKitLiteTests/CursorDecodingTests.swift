@@ -87,7 +87,7 @@ struct CursorDecodingTests {
         let (fromRow, fromCursor) = Self.decodeBothWays(values, as: Vehicle.self)
         switch (fromRow, fromCursor) {
         case (.success(let a), .success(let b)): #expect(a == b)
-        case (.failure(let a), .failure(let b)): #expect(a.kind == .corruptValue && "\(a)" == "\(b)")
+        case (.failure(let a), .failure(let b)): #expect(a.code == .corruptValue && "\(a)" == "\(b)")
         default: Issue.record("row and cursor disagree: \(fromRow) vs \(fromCursor)")
         }
     }
@@ -97,7 +97,7 @@ struct CursorDecodingTests {
         let (fromRow, fromCursor) = Self.decodeBothWays(values, as: Driver.self)
         switch (fromRow, fromCursor) {
         case (.success(let a), .success(let b)): #expect(a == b)
-        case (.failure(let a), .failure(let b)): #expect(a.kind == .corruptValue && "\(a)" == "\(b)")
+        case (.failure(let a), .failure(let b)): #expect(a.code == .corruptValue && "\(a)" == "\(b)")
         default: Issue.record("row and cursor disagree: \(fromRow) vs \(fromCursor)")
         }
     }

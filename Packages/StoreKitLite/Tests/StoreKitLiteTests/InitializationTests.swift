@@ -36,9 +36,9 @@ struct InitializationTests {
         let error = await #expect(throws: StoreError.self) {
             try await child.create(Vehicle.self, options: .saveAndPersist) { $0.plate = "early" }
         }
-        #expect(error?.kind == .notInitialized)
+        #expect(error?.code == .notInitialized)
         let fetchError = await #expect(throws: StoreError.self) { try await service.fetch(Query<Vehicle>()) }
-        #expect(fetchError?.kind == .notInitialized)
+        #expect(fetchError?.code == .notInitialized)
         backend.open()
         try await child.waitUntilInitialized()
         #expect(service.isInitialized)
@@ -51,9 +51,9 @@ struct InitializationTests {
         let model = StoreModel(entities: [Vehicle.schema.entity], migrations: [])
         let service = PersistenceService(model: model, backend: InMemoryBackend())
         let error = await #expect(throws: StoreError.self) { try await service.waitUntilInitialized() }
-        #expect(error?.kind == .invalidModel)
+        #expect(error?.code == .invalidModel)
         let later = await #expect(throws: StoreError.self) { try await service.fetch(Query<Vehicle>()) }
-        #expect(later?.kind == .invalidModel)
+        #expect(later?.code == .invalidModel)
     }
 
     @Test func aStoreFromANewerSchemaIsRejectedAndKeepsItsData() async throws {
@@ -80,7 +80,7 @@ struct InitializationTests {
         let error = await #expect(throws: StoreError.self) {
             try await PersistenceService.open(model: older, backend: backend)
         }
-        #expect(error?.kind == .newerSchema)
+        #expect(error?.code == .newerSchema)
     }
 
     @Test func indexesAreMigrationStepsThatChangeNoResult() async throws {
@@ -133,6 +133,6 @@ struct InitializationTests {
             ]
         )
         let error = #expect(throws: StoreError.self) { try model.validate() }
-        #expect(error?.kind == .invalidModel)
+        #expect(error?.code == .invalidModel)
     }
 }

@@ -57,7 +57,7 @@ struct LoggingTests {
         let failures = recorder.entries.filter { $0.message == "store operation failed" }
         #expect(failures.count == 1)
         #expect(failures.first?.metadata["storekitlite.operation"] == "write")
-        #expect(failures.first?.metadata["storekitlite.error"] == "\(StoreError.Kind.conflict)")
+        #expect(failures.first?.metadata["storekitlite.error"] == "\(StoreError.Code.conflict)")
         #expect(failures.allSatisfy { "\($0.level)" == "debug" })
         #expect(!recorder.entries.contains { $0.mentions("SECRET") })
     }

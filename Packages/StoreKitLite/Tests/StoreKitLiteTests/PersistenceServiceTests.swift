@@ -74,7 +74,7 @@ struct PersistenceServiceTests {
                 return .saveAndPersist
             }
         }
-        #expect(error?.kind == .idChanged)
+        #expect(error?.code == .idChanged)
         #expect(error?.records == [vehicle.id.uuid])
         #expect(!service.hasChanges)
         #expect(try await service.fetch(ids: [vehicle.id]).map(\.plate) == ["A"])
@@ -111,7 +111,7 @@ struct PersistenceServiceTests {
         let error = await #expect(throws: StoreError.self) {
             try await service.fetch(Query<Vehicle>(\.id == ModelID()))
         }
-        #expect(error?.kind == .invalidQuery)
+        #expect(error?.code == .invalidQuery)
     }
 }
 

@@ -67,7 +67,7 @@ struct PostgresBackendTests {
                 ChangeBatch(entities: [EntityChanges(entity: Self.items, inserts: [newcomer], updates: updates)])
             )
         }
-        #expect(error?.kind == .conflict)
+        #expect(error?.code == .conflict)
         #expect(error?.records == [record.id])
         // Nothing of the losing batch was written, as either node sees it.
         for node in [first, second] {
@@ -110,7 +110,7 @@ struct PostgresBackendTests {
             #expect(try await node.fetch(RowQuery(entity: grown)).map(\.values) == [row.values])
             // The store knows both migrations: an older model is refused, the current one opens again.
             let error = await #expect(throws: StoreError.self) { try await node.migrate(to: Self.model) }
-            #expect(error?.kind == .newerSchema)
+            #expect(error?.code == .newerSchema)
             try await node.migrate(to: model)
             try await node.close()
         }
@@ -129,7 +129,7 @@ struct PostgresBackendTests {
             async let secondResult = Self.outcome(of: secondBatch, on: second)
             let outcomes = await [firstResult, secondResult]
             #expect(outcomes.filter { $0 == nil }.count == 1, "exactly one node commits")
-            #expect(outcomes.compactMap { $0 } == [StoreError.Kind.conflict], "the other gets a conflict")
+            #expect(outcomes.compactMap { $0 } == [StoreError.Code.conflict], "the other gets a conflict")
             let final = try #require(try await second.fetch(ids: [record.id], of: Self.items).first)
             #expect(final.revision == 2)
         }
@@ -147,12 +147,12 @@ struct PostgresBackendTests {
     }
 
     /// `nil` when the batch commits, the kind of its error otherwise.
-    static func outcome(of batch: ChangeBatch, on backend: PostgresBackend) async -> StoreError.Kind? {
+    static func outcome(of batch: ChangeBatch, on backend: PostgresBackend) async -> StoreError.Code? {
         do {
             try await backend.apply(batch)
             return nil
         } catch {
-            return error.kind
+            return error.code
         }
     }
 
@@ -164,21 +164,21 @@ struct PostgresBackendTests {
         let clock = ContinuousClock()
         let start = clock.now
         let error = await #expect(throws: StoreError.self) { try await backend.migrate(to: Self.model) }
-        #expect(error?.kind == .cannotOpen)
+        #expect(error?.code == .cannotOpen)
         #expect(clock.now - start < .seconds(5))
         try await backend.close()
         // A closed backend refuses further work.
         let afterClose = await #expect(throws: StoreError.self) {
             try await backend.fetch(RowQuery(entity: Self.items))
         }
-        #expect(afterClose?.kind == .notInitialized)
+        #expect(afterClose?.code == .notInitialized)
     }
 
     @Test func aURLThatIsNotAPostgresURLIsATypedErrorThatDoesNotRepeatThePassword() throws {
         let error = #expect(throws: StoreError.self) {
             try PostgresBackend.Configuration(url: "mysql://user:secret@localhost/db")
         }
-        #expect(error?.kind == .cannotOpen)
+        #expect(error?.code == .cannotOpen)
         #expect(error.map { !"\($0)".contains("secret") } == true)
         let parsed = try PostgresBackend.Configuration(
             url: "postgresql://us%40er:p%3Ass@db.internal:6543/fleet?sslmode=disable&schema=v2"
@@ -197,8 +197,8 @@ struct PostgresBackendTests {
         configuration.password = "not the password"
         let backend = PostgresBackend(configuration: configuration)
         let error = await #expect(throws: StoreError.self) { try await backend.migrate(to: Self.model) }
-        #expect(error?.kind == .cannotOpen)
-        #expect(error?.underlying?.contains("28P01") == true, "\(error.map { "\($0)" } ?? "")")
+        #expect(error?.code == .cannotOpen)
+        #expect(error?.reason?.contains("28P01") == true, "\(error.map { "\($0)" } ?? "")")
         #expect(error.map { !"\($0)".contains("not the password") } == true)
         try await backend.close()
     }
@@ -209,8 +209,8 @@ struct PostgresBackendTests {
         configuration.database = "no_such_database"
         let backend = PostgresBackend(configuration: configuration)
         let error = await #expect(throws: StoreError.self) { try await backend.migrate(to: Self.model) }
-        #expect(error?.kind == .cannotOpen)
-        #expect(error?.underlying?.contains("3D000") == true)
+        #expect(error?.code == .cannotOpen)
+        #expect(error?.reason?.contains("3D000") == true)
         try await backend.close()
     }
 
@@ -222,7 +222,7 @@ struct PostgresBackendTests {
         let error = await #expect(throws: StoreError.self) {
             try await backend.apply(Self.inserting([Self.row("fine"), Self.row("nul \u{0} inside")]))
         }
-        #expect(error?.kind == .backend)
+        #expect(error?.code == .backend)
         #expect(try await backend.fetch(RowQuery(entity: Self.items)).isEmpty)
     }
 
@@ -237,7 +237,7 @@ struct PostgresBackendTests {
         var more = (0..<1_100).map { Self.row("more \($0)") }
         more[1_099].id = rows[0].id
         let error = await #expect(throws: StoreError.self) { try await backend.apply(Self.inserting(more)) }
-        #expect(error?.kind == .duplicateRecord)
+        #expect(error?.code == .duplicateRecord)
         #expect(try await backend.count(RowQuery(entity: Self.items), excluding: []) == rows.count)
     }
 }

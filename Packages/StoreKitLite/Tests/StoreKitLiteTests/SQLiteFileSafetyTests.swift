@@ -46,7 +46,7 @@ struct SQLiteFileSafetyTests {
         let error = await #expect(throws: StoreError.self) {
             try await PersistenceService.open(model: model, backend: SQLiteBackend(path: path))
         }
-        #expect(error?.kind == .newerSchema)
+        #expect(error?.code == .newerSchema)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
         #expect(try listing(folder) == ["newer.sqlite"])
     }
@@ -63,7 +63,7 @@ struct SQLiteFileSafetyTests {
         let error = await #expect(throws: StoreError.self) {
             try await PersistenceService.open(model: model, backend: SQLiteBackend(path: path))
         }
-        #expect(error?.kind == .notADatabase)
+        #expect(error?.code == .notADatabase)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
         #expect(try listing(folder) == ["garbage.sqlite", "real.sqlite"])
     }
@@ -82,7 +82,7 @@ struct SQLiteFileSafetyTests {
         let error = await #expect(throws: StoreError.self) {
             try await reader.create(Vehicle.self, options: .saveAndPersist) { $0.plate = "refused" }
         }
-        #expect(error?.kind == .readOnly)
+        #expect(error?.code == .readOnly)
         try await reader.close()
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
@@ -95,7 +95,7 @@ struct SQLiteFileSafetyTests {
         let needsMigration = await #expect(throws: StoreError.self) {
             try await PersistenceService.open(model: newerModel, backend: SQLiteBackend(path: path, access: .readOnly))
         }
-        #expect(needsMigration?.kind == .readOnly)
+        #expect(needsMigration?.code == .readOnly)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
         let missing = await #expect(throws: StoreError.self) {
             try await PersistenceService.open(
@@ -103,7 +103,7 @@ struct SQLiteFileSafetyTests {
                 backend: SQLiteBackend(path: folder.path("missing.sqlite"), access: .readOnly)
             )
         }
-        #expect(missing?.kind == .cannotOpen)
+        #expect(missing?.code == .cannotOpen)
         #expect(try listing(folder) == ["older.sqlite"])
     }
 

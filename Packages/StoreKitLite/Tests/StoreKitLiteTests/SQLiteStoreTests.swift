@@ -15,7 +15,7 @@ struct SQLiteStoreTests {
         try contents.write(to: URL(fileURLWithPath: path))
         let service = PersistenceService(model: model, backend: SQLiteBackend(path: path))
         let error = await #expect(throws: StoreError.self) { try await service.waitUntilInitialized() }
-        #expect(error?.kind == .notADatabase)
+        #expect(error?.code == .notADatabase)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == contents)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["foreign.sqlite"])
     }
@@ -32,7 +32,7 @@ struct SQLiteStoreTests {
             "the write-ahead log is checkpointed into the database file and removed with the shared-memory file"
         )
         let error = await #expect(throws: StoreError.self) { try await service.count(Query<Vehicle>()) }
-        #expect(error?.kind == .notInitialized)
+        #expect(error?.code == .notInitialized)
         let reopened = try await PersistenceService.open(model: model, backend: SQLiteBackend(path: path))
         #expect(try await reopened.fetch(Query<Vehicle>()) { $0.plate } == ["kept"])
     }
@@ -54,14 +54,14 @@ struct SQLiteStoreTests {
         let error = await #expect(throws: StoreError.self) {
             try await service.insert([third, first], options: .saveAndPersist)
         }
-        #expect(error?.kind == .duplicateRecord)
+        #expect(error?.code == .duplicateRecord)
         // As with any failed save, the refused changes stay pending in the service until rolled back.
         service.rollback()
         #expect(try await service.count(Query<Vehicle>()) == 2, "nothing of the refused batch is written")
         let twice = await #expect(throws: StoreError.self) {
             try await service.makeChild().insert([third, third], options: .dontSave)
         }
-        #expect(twice?.kind == .duplicateRecord)
+        #expect(twice?.code == .duplicateRecord)
     }
 
     @Test func aDatabaseWithADamagedHeaderIsATypedErrorAndKeepsItsBytes() async throws {
@@ -79,7 +79,7 @@ struct SQLiteStoreTests {
         let error = await #expect(throws: StoreError.self) {
             try await PersistenceService.open(model: model, backend: SQLiteBackend(path: path))
         }
-        #expect(error?.kind == .notADatabase)
+        #expect(error?.code == .notADatabase)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
     }
 
@@ -98,7 +98,7 @@ struct SQLiteStoreTests {
         let error = await #expect(throws: StoreError.self) {
             try await PersistenceService.open(model: model, backend: backend)
         }
-        #expect(error?.kind == .cannotOpen)
+        #expect(error?.code == .cannotOpen)
     }
 
     @Test func aFullStoreIsATypedErrorAndLosesNothingAlreadyStored() async throws {
@@ -111,7 +111,7 @@ struct SQLiteStoreTests {
                 vehicle.plate = String(repeating: "\(index)", count: 1000)
             }
         }
-        #expect(error?.kind == .diskFull)
+        #expect(error?.code == .diskFull)
         #expect(service.hasChanges)
         service.rollback()
         let reopened = try await PersistenceService.open(
@@ -147,7 +147,7 @@ struct SQLiteStoreTests {
         let error = await #expect(throws: StoreError.self) {
             try await PersistenceService.open(model: older, backend: SQLiteBackend(path: path))
         }
-        #expect(error?.kind == .newerSchema)
+        #expect(error?.code == .newerSchema)
         let backend = SQLiteBackend(path: path)
         try await backend.migrate(to: newer)
         let rows = try await backend.fetch(RowQuery(entity: newer.entities[0]))

@@ -87,7 +87,7 @@ struct SynchronousAndCallbackTests {
                 return error
             }
         }
-        #expect(error?.kind == .invalidQuery)
+        #expect(error?.code == .invalidQuery)
     }
 
     @Test(arguments: BackendKind.local)
@@ -135,7 +135,7 @@ struct SynchronousAndCallbackTests {
                 failure: { continuation.resume(returning: $0) }
             )
         }
-        #expect(error?.kind == .invalidQuery)
+        #expect(error?.code == .invalidQuery)
     }
 
     @Test(arguments: BackendKind.local)
