@@ -19,13 +19,18 @@ import Synchronization
 /// ``removeExpired(now:)``.
 ///
 /// **Writes.** Each ``store(_:)`` replaces the variant under the same key and varying values and is saved with
-/// `SaveOption.saveAndPersist`: on disk before it returns. The time an answer was last used is kept
-/// in memory on a hit and written with the next store, so a hit costs one read and no write.
+/// `SaveOption.saveAndPersist`: on disk before it returns. The time an answer was last used is kept in memory on a
+/// hit and written with the next store, so a hit never writes.
 ///
-/// **Several processes.** Processes that open the same file share its answers: a lookup always reads the file, so
-/// an answer stored by another process is found, and one it removed is not. Each process bounds the store by the
-/// answers it knows of (those present when it opened it, and those it stored since); a process that opens the file
-/// later sees them all.
+/// **Reads.** Answers read from the file are also kept in memory, decoded, up to ``Limits/memoryBytes``: a repeated
+/// hit within ``Limits/memoryLifetime`` of the read costs about what an in-memory cache's hit costs, and the file is
+/// read again after that.
+///
+/// **Several processes.** Processes that open the same file share its answers: an answer stored by another process
+/// is found by the next lookup that reads the file, and one it removed or replaced is no longer used once this
+/// process's copy is older than ``Limits/memoryLifetime`` (a second by default; `.zero` reads the file every time).
+/// Each process bounds the store by the answers it knows of (those present when it opened it, and those it stored
+/// since); a process that opens the file later sees them all.
 ///
 /// **Failures.** The cache is an optimisation: `HTTPCache` treats a failed read as a miss and a failed
 /// write as not stored, so a request never fails because of its cache. Opening a file that is not a cache store (a
@@ -41,11 +46,27 @@ public final class StoreCacheStore: CacheStore {
         /// The largest body stored; larger answers are passed on without being stored.
         public var maximumBodySize: Int
 
-        /// Limits; the defaults keep 10,000 answers in 64 MiB, none over 4 MiB.
-        public init(maximumBytes: Int = 64 << 20, maximumEntries: Int = 10_000, maximumBodySize: Int = 4 << 20) {
+        /// The most bytes of answers also kept in memory, decoded, so that a repeated hit reads nothing; `0` reads
+        /// the file on every lookup.
+        public var memoryBytes: Int
+        /// How long an answer kept in memory is used before the file is read again: the longest a removal or
+        /// replacement by another process on the same file goes unseen here.
+        public var memoryLifetime: Duration
+
+        /// Limits; the defaults keep 10,000 answers in 64 MiB, none over 4 MiB, the last 8 MiB read also in
+        /// memory for up to a second.
+        public init(
+            maximumBytes: Int = 64 << 20,
+            maximumEntries: Int = 10_000,
+            maximumBodySize: Int = 4 << 20,
+            memoryBytes: Int = 8 << 20,
+            memoryLifetime: Duration = .seconds(1)
+        ) {
             self.maximumBytes = max(0, maximumBytes)
             self.maximumEntries = max(0, maximumEntries)
             self.maximumBodySize = max(0, min(maximumBodySize, maximumBytes))
+            self.memoryBytes = max(0, memoryBytes)
+            self.memoryLifetime = max(.zero, memoryLifetime)
         }
     }
 
@@ -63,19 +84,29 @@ public final class StoreCacheStore: CacheStore {
 
     private struct Index {
         var entries: [UUID: IndexEntry] = [:]
+        /// The answers under each key (its variants).
+        var byKey: [String: Set<UUID>] = [:]
         var bytes = 0
         /// Answers used since their `lastUsed` was last written.
         var touched: Set<UUID> = []
 
+        func ids(for key: String) -> Set<UUID> {
+            byKey[key] ?? []
+        }
+
         mutating func insert(_ id: UUID, _ entry: IndexEntry) {
             remove(id)
             entries[id] = entry
+            byKey[entry.key, default: []].insert(id)
             bytes += entry.bytes
         }
 
         mutating func remove(_ id: UUID) {
-            if let old = entries.removeValue(forKey: id) { bytes -= old.bytes }
+            guard let old = entries.removeValue(forKey: id) else { return }
+            bytes -= old.bytes
             touched.remove(id)
+            byKey[old.key]?.remove(id)
+            if byKey[old.key]?.isEmpty == true { byKey[old.key] = nil }
         }
 
         /// The least recently used answers to remove so that what is indexed fits the limits.
@@ -101,6 +132,9 @@ public final class StoreCacheStore: CacheStore {
     public var maximumBodySize: Int { limits.maximumBodySize }
 
     private let index: Mutex<Index>
+    /// Answers read or stored lately, decoded, with when they were loaded (see ``Limits/memoryLifetime``).
+    private let memory: MemoryCacheStore
+    private let loaded = Mutex<[CacheKey: ContinuousClock.Instant]>([:])
     private let clock: @Sendable () -> Date
     /// One writer at a time, so the index and the file agree on what a store or an eviction did.
     private let writes = WriteLane()
@@ -116,6 +150,11 @@ public final class StoreCacheStore: CacheStore {
         self.service = service
         self.limits = limits
         self.clock = clock
+        self.memory = MemoryCacheStore(
+            maximumBytes: limits.memoryBytes,
+            maximumEntries: limits.maximumEntries,
+            maximumBodySize: min(limits.maximumBodySize, limits.memoryBytes)
+        )
         let known = try await service.fetch(Query<CacheEntryRecord>()) { record in
             (
                 record.id.uuid,
@@ -155,6 +194,49 @@ public final class StoreCacheStore: CacheStore {
     // MARK: - CacheStore
 
     public func entries(for key: CacheKey) async throws -> [CachedResponse] {
+        if let answers = try await recentlyLoaded(key) { return answers }
+        let answers = try await read(key)
+        if limits.memoryBytes > 0 {
+            // Memory takes exactly what the file holds now.
+            try await memory.remove(key)
+            for answer in answers { try await memory.store(answer) }
+            remember(key, loaded: !answers.isEmpty)
+        }
+        return answers
+    }
+
+    /// Notes when `key` was read from the file; times past the lifetime are dropped once there are many.
+    private func remember(_ key: CacheKey, loaded isLoaded: Bool) {
+        let lifetime = limits.memoryLifetime
+        let bound = max(64, limits.maximumEntries)
+        loaded.withLock { loaded in
+            loaded[key] = isLoaded ? .now : nil
+            if loaded.count > bound {
+                let now = ContinuousClock.now
+                loaded = loaded.filter { $0.value.duration(to: now) < lifetime }
+            }
+        }
+    }
+
+    /// The answers kept in memory for `key` while they are younger than ``Limits/memoryLifetime``.
+    private func recentlyLoaded(_ key: CacheKey) async throws -> [CachedResponse]? {
+        guard limits.memoryBytes > 0,
+            let since = loaded.withLock({ $0[key] }), since.duration(to: .now) < limits.memoryLifetime
+        else { return nil }
+        let answers = try await memory.entries(for: key)
+        guard !answers.isEmpty else { return nil }
+        let now = clock()
+        index.withLock { index in
+            for id in index.ids(for: key.description) {
+                index.entries[id]?.lastUsed = now
+                index.touched.insert(id)
+            }
+        }
+        return answers
+    }
+
+    /// The answers stored under `key`, read from the file.
+    private func read(_ key: CacheKey) async throws -> [CachedResponse] {
         let records = try await service.fetch(Query<CacheEntryRecord>(\.key == key.description))
         guard !records.isEmpty else { return [] }
         let bodies = try await service.fetch(ids: records.map { CacheBodyRecord.ID(uuid: $0.id.uuid) })
@@ -194,7 +276,7 @@ public final class StoreCacheStore: CacheStore {
         let id = UUID()
         try await writes.run { () async throws -> Void in
             let replaced = index.withLock { index in
-                index.entries.filter { $0.value.key == key && $0.value.variant == variant }.map(\.key)
+                index.ids(for: key).filter { index.entries[$0]?.variant == variant }
             }
             // The new answer, the variant it replaces, the recency of answers used since the last write, and
             // whatever has to go to make room: one transaction.
@@ -242,18 +324,37 @@ public final class StoreCacheStore: CacheStore {
             }
             try await batch.saveAll(.saveAndPersist)
 
-            index.withLock { index in
+            let evictedKeys = index.withLock { index in
+                let evictedKeys = Set(victims.compactMap { index.entries[$0]?.key })
                 for old in gone { index.remove(old) }
                 if !victims.contains(id), let new = provisional.entries[id] { index.insert(id, new) }
                 index.touched.subtract(touched)
+                return evictedKeys
+            }
+            // Memory follows the file: evicted keys are read again from it, and the new answer joins its variants.
+            for evicted in evictedKeys { await forget(evicted) }
+            if !victims.contains(id), loaded.withLock({ $0[entry.key] }) != nil {
+                try await memory.store(entry)
             }
         }
+    }
+
+    /// Drops what memory holds for the key whose text is `key`.
+    private func forget(_ key: String) async {
+        let keys = loaded.withLock { loaded in
+            let matching = loaded.keys.filter { $0.description == key }
+            for match in matching { loaded[match] = nil }
+            return matching
+        }
+        for match in keys { try? await memory.remove(match) }
     }
 
     public func remove(_ key: CacheKey) async throws {
         let text = key.description
         try await writes.run { () async throws -> Void in
-            let ids = index.withLock { index in index.entries.filter { $0.value.key == text }.map(\.key) }
+            loaded.withLock { $0[key] = nil }
+            try await memory.remove(key)
+            let ids = index.withLock { index in Array(index.ids(for: text)) }
             let batch = service.makeChild()
             let doomed = try await batch.fetch(Query<CacheEntryRecord>(\.key == text)) { $0.id.uuid }
             let all = Array(Set(ids + doomed))
@@ -275,6 +376,7 @@ public final class StoreCacheStore: CacheStore {
             _ = try await batch.delete(ids: expired.map { CacheBodyRecord.ID(uuid: $0) }, options: .dontSave)
             try await batch.saveAll(.saveAndPersist)
             index.withLock { index in for id in expired { index.remove(id) } }
+            try await memory.removeExpired(now: now)
         }
     }
 
@@ -285,6 +387,8 @@ public final class StoreCacheStore: CacheStore {
             _ = try await batch.delete(Query<CacheBodyRecord>(), options: .dontSave)
             try await batch.saveAll(.saveAndPersist)
             index.withLock { $0 = Index() }
+            loaded.withLock { $0 = [:] }
+            try await memory.removeAll()
         }
     }
 

@@ -163,6 +163,25 @@ struct StoreCacheStoreTests {
         #expect(try await first.entries(for: try Self.key("shared")).isEmpty)
     }
 
+    @Test("an answer read lately is used from memory for its lifetime; with no lifetime the file is read each time")
+    func memoryLifetime() async throws {
+        let folder = try CacheFolder()
+        let remembering = try await StoreCacheStore.open(path: folder.path)
+        let everyTime = try await StoreCacheStore.open(path: folder.path, limits: .init(memoryLifetime: .zero))
+        let other = try await StoreCacheStore.open(path: folder.path)
+        try await other.store(try Self.answer("k", body: "first"))
+        #expect(try await remembering.entries(for: try Self.key("k")).count == 1)
+        #expect(try await everyTime.entries(for: try Self.key("k")).count == 1)
+        // Another process removes the answer: the copy read a moment ago is still used, the file-only store sees
+        // the removal at once.
+        try await other.remove(try Self.key("k"))
+        #expect(try await remembering.entries(for: try Self.key("k")).count == 1)
+        #expect(try await everyTime.entries(for: try Self.key("k")).isEmpty)
+        // What this process removes itself is gone from memory too.
+        try await remembering.remove(try Self.key("k"))
+        #expect(try await remembering.entries(for: try Self.key("k")).isEmpty)
+    }
+
     @Test("a file that is not a cache store is a typed error, and its bytes are left as they were")
     func foreignFile() async throws {
         let folder = try CacheFolder()
