@@ -179,9 +179,12 @@ public final class StoreCacheStore: CacheStore {
     ///   `StoreError.Code.cannotOpen`. The file is left as it was. A client can go on without a
     ///   cache: `let cacheStore = try? await StoreCacheStore.open(path: path)`.
     public static func open(path: String, limits: Limits = Limits()) async throws(StoreError) -> StoreCacheStore {
+        // Another process may write the same entries (when each was last used): our columns win, and an entry it
+        // removed stays removed.
         let service = try await PersistenceService.open(
             model: StoreModel(records: records),
-            backend: SQLiteBackend(path: path, durability: .normal)
+            backend: SQLiteBackend(path: path, durability: .normal),
+            mergePolicy: .oursWins
         )
         return try await StoreCacheStore(service: service, limits: limits)
     }
@@ -291,11 +294,11 @@ public final class StoreCacheStore: CacheStore {
             let recency = touched.compactMap { uuid in provisional.entries[uuid].map { (uuid, $0.lastUsed) } }
 
             let batch = service.makeChild()
-            _ = try await batch.delete(
-                Query<CacheEntryRecord>(\.key == key && \.variant == variant),
-                options: .dontSave
-            )
-            let gone = replaced + victims.filter { $0 != id }
+            // The same variant may have been stored by another process: it goes too, body and all.
+            let storedElsewhere = try await batch.fetch(
+                Query<CacheEntryRecord>(\.key == key && \.variant == variant)
+            ) { $0.id.uuid }
+            let gone = Array(Set(replaced + storedElsewhere + victims.filter { $0 != id }))
             if !gone.isEmpty {
                 _ = try await batch.delete(ids: gone.map { CacheEntryRecord.ID(uuid: $0) }, options: .dontSave)
                 _ = try await batch.delete(ids: gone.map { CacheBodyRecord.ID(uuid: $0) }, options: .dontSave)

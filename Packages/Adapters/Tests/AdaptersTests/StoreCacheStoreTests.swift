@@ -163,6 +163,24 @@ struct StoreCacheStoreTests {
         #expect(try await first.entries(for: try Self.key("shared")).isEmpty)
     }
 
+    @Test("two stores that touch and replace the same answers keep one answer per variant, with its body")
+    func twoWritersOnOneVariant() async throws {
+        let folder = try CacheFolder()
+        let first = try await StoreCacheStore.open(path: folder.path)
+        let second = try await StoreCacheStore.open(path: folder.path)
+        try await first.store(try Self.answer("same", body: "one"))
+        #expect(try await second.entries(for: try Self.key("same")).count == 1)
+        #expect(try await first.entries(for: try Self.key("same")).count == 1)
+        // Both now hold the entry's recency to write; both store the same variant again.
+        try await second.store(try Self.answer("same", body: "two"))
+        try await first.store(try Self.answer("same", body: "three"))
+        let fresh = try await StoreCacheStore.open(path: folder.path)
+        let found = try await fresh.entries(for: try Self.key("same"))
+        #expect(found.map { String(decoding: $0.body, as: UTF8.self) } == ["three"])
+        #expect(fresh.entryCount == 1)
+        #expect(try await fresh.service.count(CacheBodyRecord.self) == 1)
+    }
+
     @Test("an answer read lately is used from memory for its lifetime; with no lifetime the file is read each time")
     func memoryLifetime() async throws {
         let folder = try CacheFolder()
