@@ -101,7 +101,8 @@ let package = Package(
         .executableTarget(
             name: "RequestKitProfile",
             dependencies: [
-                .product(name: "RequestKit", package: "RequestKit")
+                .product(name: "RequestKit", package: "RequestKit"),
+                .product(name: "RequestStoreCache", package: "Adapters"),
             ],
             path: "Benchmarks/RequestKitProfile",
             swiftSettings: sharedSwiftSettings

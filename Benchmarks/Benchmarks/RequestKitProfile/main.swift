@@ -1,11 +1,12 @@
 import Foundation
 import HTTPTypes
 import RequestKit
+import RequestStoreCache
 
 // A loop over RequestKit's request path with no network, for `perf record` (the benchmark runner's own work hides
 // it in a profile of the benchmark process):
 //   cd Benchmarks && swift build -c release --scratch-path ../.build-bench --product RequestKitProfile
-//   perf record -g ../.build-bench/release/RequestKitProfile 2000000 [cache|chain]
+//   perf record -g ../.build-bench/release/RequestKitProfile 2000000 [cache|filecache|chain]
 
 /// Answers every request at once with the same status-200 response.
 struct CannedTransport: Transport {
@@ -34,6 +35,11 @@ var configuration = RequestClient.Configuration()
 if mode == "cache" || mode == "chain" || mode == "miss" {
     configuration.cache = HTTPCache(store: MemoryCacheStore())
 }
+// `… N filecache` answers them from a fresh entry of a StoreCacheStore in a temporary SQLite file.
+if mode == "filecache" {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("profile-\(UUID().uuidString).sqlite")
+    configuration.cache = HTTPCache(store: try await StoreCacheStore.open(path: path.path))
+}
 if mode == "chain" || mode == "retry" {
     configuration.retryPolicy = RetryPolicy()
 }
@@ -42,7 +48,7 @@ if mode == "chain" || mode == "auth" {
 }
 let client = RequestClient(
     environment: try ServiceEnvironment(name: "canned", baseURL: "http://127.0.0.1/"),
-    transport: CannedTransport(cacheable: mode == "cache"),
+    transport: CannedTransport(cacheable: mode == "cache" || mode == "filecache"),
     configuration: configuration
 )
 // Off the main actor, so that no request hops between the main thread and the pool.

@@ -277,6 +277,12 @@ public final class StoreCacheStore: CacheStore {
         let variant = Self.variant(of: entry.varyingHeaderValues)
         let now = clock()
         let id = UUID()
+        if limits.memoryBytes > 0 {
+            // The answer is used from memory at once: lookups that come while the write waits for the file (a
+            // burst of identical requests, say) find it there instead of each missing and storing it again.
+            try await memory.store(entry)
+            remember(entry.key, loaded: true)
+        }
         try await writes.run { () async throws -> Void in
             let replaced = index.withLock { index in
                 index.ids(for: key).filter { index.entries[$0]?.variant == variant }
@@ -334,11 +340,8 @@ public final class StoreCacheStore: CacheStore {
                 index.touched.subtract(touched)
                 return evictedKeys
             }
-            // Memory follows the file: evicted keys are read again from it, and the new answer joins its variants.
+            // Memory follows the file: evicted keys are read again from it.
             for evicted in evictedKeys { await forget(evicted) }
-            if !victims.contains(id), loaded.withLock({ $0[entry.key] }) != nil {
-                try await memory.store(entry)
-            }
         }
     }
 

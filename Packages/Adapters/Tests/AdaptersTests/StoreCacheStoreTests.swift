@@ -154,7 +154,8 @@ struct StoreCacheStoreTests {
     @Test("two stores on one file see each other's answers")
     func twoProcessesShareTheFile() async throws {
         let folder = try CacheFolder()
-        let first = try await StoreCacheStore.open(path: folder.path)
+        // No memory lifetime: every lookup of the first store reads the file.
+        let first = try await StoreCacheStore.open(path: folder.path, limits: .init(memoryLifetime: .zero))
         let second = try await StoreCacheStore.open(path: folder.path)
         try await first.store(try Self.answer("shared", body: "from the first"))
         let seen = try await second.entries(for: try Self.key("shared"))
@@ -198,6 +199,30 @@ struct StoreCacheStoreTests {
         // What this process removes itself is gone from memory too.
         try await remembering.remove(try Self.key("k"))
         #expect(try await remembering.entries(for: try Self.key("k")).isEmpty)
+    }
+
+    @Test("through a client, repeated hits within the lifetime are answered from memory")
+    func repeatedHitsThroughAClient() async throws {
+        let folder = try CacheFolder()
+        let cacheStore = try await StoreCacheStore.open(path: folder.path)
+        let mock = MockTransport()
+        mock.on(.get, "fleet") { _ in
+            TestResponse(status: 200, headers: [("Cache-Control", "max-age=600")], body: .data(Data("the fleet".utf8)))
+        }
+        var configuration = RequestClient.Configuration()
+        configuration.cache = HTTPCache(store: cacheStore)
+        let client = RequestClient(
+            environment: try ServiceEnvironment(name: "mock", baseURL: "http://127.0.0.1:9/"),
+            transport: mock,
+            configuration: configuration
+        )
+        _ = try await client.get("fleet")  // a miss: stored in the file
+        _ = try await client.get("fleet")  // read from the file, kept in memory
+        // Another process removes the answer from the file: the copy in memory still answers.
+        let other = try await StoreCacheStore.open(path: folder.path)
+        try await other.remove(try Self.key("fleet"))
+        for _ in 0..<3 { _ = try await client.get("fleet") }
+        #expect(mock.requests.count == 1)
     }
 
     @Test("a file that is not a cache store is a typed error, and its bytes are left as they were")
