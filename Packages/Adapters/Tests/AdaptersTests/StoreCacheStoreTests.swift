@@ -185,7 +185,11 @@ struct StoreCacheStoreTests {
     @Test("an answer read lately is used from memory for its lifetime; with no lifetime the file is read each time")
     func memoryLifetime() async throws {
         let folder = try CacheFolder()
-        let remembering = try await StoreCacheStore.open(path: folder.path)
+        // A lifetime no slow machine outlasts within the test.
+        let remembering = try await StoreCacheStore.open(
+            path: folder.path,
+            limits: .init(memoryLifetime: .seconds(600))
+        )
         let everyTime = try await StoreCacheStore.open(path: folder.path, limits: .init(memoryLifetime: .zero))
         let other = try await StoreCacheStore.open(path: folder.path)
         try await other.store(try Self.answer("k", body: "first"))
@@ -204,7 +208,8 @@ struct StoreCacheStoreTests {
     @Test("through a client, repeated hits within the lifetime are answered from memory")
     func repeatedHitsThroughAClient() async throws {
         let folder = try CacheFolder()
-        let cacheStore = try await StoreCacheStore.open(path: folder.path)
+        // A lifetime no slow machine outlasts within the test.
+        let cacheStore = try await StoreCacheStore.open(path: folder.path, limits: .init(memoryLifetime: .seconds(600)))
         let mock = MockTransport()
         mock.on(.get, "fleet") { _ in
             TestResponse(status: 200, headers: [("Cache-Control", "max-age=600")], body: .data(Data("the fleet".utf8)))

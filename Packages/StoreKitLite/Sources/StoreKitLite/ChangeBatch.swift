@@ -70,3 +70,24 @@ public struct RowDelete: Sendable {
         self.checksRevision = checksRevision
     }
 }
+
+extension ChangeBatch {
+    /// What a backend may log about the batch, as log metadata: the entities it touches and how many rows it
+    /// inserts, updates and deletes (`storekitlite.inserts`, …). Never a value.
+    public var logSummary: [String: String] {
+        var inserts = 0
+        var updates = 0
+        var deletes = 0
+        for changes in entities {
+            inserts += changes.inserts.count
+            updates += changes.updates.count
+            deletes += changes.deletes.count
+        }
+        return [
+            "storekitlite.entities": entities.map(\.entity.name).joined(separator: ","),
+            "storekitlite.inserts": String(inserts),
+            "storekitlite.updates": String(updates),
+            "storekitlite.deletes": String(deletes),
+        ]
+    }
+}

@@ -267,23 +267,7 @@ public final class PostgresBackend: StoreBackend {
     /// Logs a commit's row counts (never its values), inside the transaction.
     private static func logCommit(_ batch: ChangeBatch, to logger: Logger) {
         guard logger.logLevel <= .trace else { return }
-        var inserts = 0
-        var updates = 0
-        var deletes = 0
-        for changes in batch.entities {
-            inserts += changes.inserts.count
-            updates += changes.updates.count
-            deletes += changes.deletes.count
-        }
-        logger.trace(
-            "committing batch",
-            metadata: [
-                "storekitlite.entities": "\(batch.entities.map(\.entity.name).joined(separator: ","))",
-                "storekitlite.inserts": "\(inserts)",
-                "storekitlite.updates": "\(updates)",
-                "storekitlite.deletes": "\(deletes)",
-            ]
-        )
+        logger.trace("committing batch", metadata: batch.logSummary.mapValues { .string($0) })
     }
 
     /// Maps an error and logs its kind (never values or bound parameters).
