@@ -109,19 +109,47 @@ public final class StoreCacheStore: CacheStore {
             if byKey[old.key]?.isEmpty == true { byKey[old.key] = nil }
         }
 
-        /// The least recently used answers to remove so that what is indexed fits the limits.
-        func victims(for limits: Limits) -> [UUID] {
-            guard bytes > limits.maximumBytes || entries.count > limits.maximumEntries else { return [] }
-            var excessBytes = bytes - limits.maximumBytes
-            var excessEntries = entries.count - limits.maximumEntries
-            var chosen: [UUID] = []
-            for (id, entry) in entries.sorted(by: { $0.value.lastUsed < $1.value.lastUsed }) {
-                guard excessBytes > 0 || excessEntries > 0 else { break }
-                chosen.append(id)
+        /// What storing an answer of `bytes` under `key` and `variant` takes: the variant it replaces, and the least
+        /// recently used answers to remove so that the rest and the new one fit `limits`. Usually one answer has to
+        /// go, found in one pass; the whole index is sorted only when many have to.
+        func plan(
+            key: String,
+            variant: String,
+            bytes newBytes: Int,
+            limits: Limits
+        ) -> (replaced: [UUID], victims: [UUID]) {
+            let replaced = Array(ids(for: key).filter { entries[$0]?.variant == variant })
+            var excessBytes = bytes + newBytes - limits.maximumBytes
+            var excessEntries = entries.count + 1 - limits.maximumEntries
+            for id in replaced {
+                excessBytes -= entries[id]?.bytes ?? 0
+                excessEntries -= 1
+            }
+            guard excessBytes > 0 || excessEntries > 0 else { return (replaced, []) }
+            var excluded = Set(replaced)
+            var victims: [UUID] = []
+            func take(_ id: UUID, _ entry: IndexEntry) {
+                victims.append(id)
+                excluded.insert(id)
                 excessBytes -= entry.bytes
                 excessEntries -= 1
             }
-            return chosen
+            while excessBytes > 0 || excessEntries > 0, victims.count < 8 {
+                guard
+                    let oldest = entries.lazy.filter({ !excluded.contains($0.key) }).min(by: {
+                        $0.value.lastUsed < $1.value.lastUsed
+                    })
+                else { return (replaced, victims) }
+                take(oldest.key, oldest.value)
+            }
+            if excessBytes > 0 || excessEntries > 0 {
+                for (id, entry) in entries.sorted(by: { $0.value.lastUsed < $1.value.lastUsed })
+                where !excluded.contains(id) {
+                    guard excessBytes > 0 || excessEntries > 0 else { break }
+                    take(id, entry)
+                }
+            }
+            return (replaced, victims)
         }
     }
 
@@ -269,7 +297,9 @@ public final class StoreCacheStore: CacheStore {
     }
 
     public func store(_ entry: CachedResponse) async throws {
-        guard entry.body.count <= limits.maximumBodySize, entry.byteCount <= limits.maximumBytes else { return }
+        guard entry.body.count <= limits.maximumBodySize, entry.byteCount <= limits.maximumBytes,
+            limits.maximumEntries > 0
+        else { return }
         var metadata = entry
         metadata.body = Data()
         let answer = try Self.encoder.encode(metadata)
@@ -284,27 +314,35 @@ public final class StoreCacheStore: CacheStore {
             remember(entry.key, loaded: true)
         }
         try await writes.run { () async throws -> Void in
-            let replaced = index.withLock { index in
-                index.ids(for: key).filter { index.entries[$0]?.variant == variant }
-            }
             // The new answer, the variant it replaces, the recency of answers used since the last write, and
             // whatever has to go to make room: one transaction.
-            var provisional = index.withLock { $0 }
-            for old in replaced { provisional.remove(old) }
-            provisional.insert(
-                id,
-                IndexEntry(key: key, variant: variant, bytes: entry.byteCount, expiry: entry.expiry, lastUsed: now)
+            let (replaced, victims, recency) = index.withLock { index in
+                let (replaced, victims) = index.plan(
+                    key: key,
+                    variant: variant,
+                    bytes: entry.byteCount,
+                    limits: limits
+                )
+                let recency = index.touched.subtracting(replaced).subtracting(victims).compactMap { uuid in
+                    index.entries[uuid].map { (uuid, $0.lastUsed) }
+                }
+                return (replaced, victims, recency)
+            }
+            let touched = recency.map(\.0)
+            let stored = IndexEntry(
+                key: key,
+                variant: variant,
+                bytes: entry.byteCount,
+                expiry: entry.expiry,
+                lastUsed: now
             )
-            let victims = provisional.victims(for: limits)
-            let touched = Array(provisional.touched.subtracting(victims))
-            let recency = touched.compactMap { uuid in provisional.entries[uuid].map { (uuid, $0.lastUsed) } }
 
             let batch = service.makeChild()
             // The same variant may have been stored by another process: it goes too, body and all.
             let storedElsewhere = try await batch.fetch(
                 Query<CacheEntryRecord>(\.key == key && \.variant == variant)
             ) { $0.id.uuid }
-            let gone = Array(Set(replaced + storedElsewhere + victims.filter { $0 != id }))
+            let gone = Array(Set(replaced + storedElsewhere + victims))
             if !gone.isEmpty {
                 _ = try await batch.delete(ids: gone.map { CacheEntryRecord.ID(uuid: $0) }, options: .dontSave)
                 _ = try await batch.delete(ids: gone.map { CacheBodyRecord.ID(uuid: $0) }, options: .dontSave)
@@ -318,25 +356,23 @@ public final class StoreCacheStore: CacheStore {
                     return .dontSave
                 }
             }
-            if !victims.contains(id) {
-                var record = CacheEntryRecord(id: CacheEntryRecord.ID(uuid: id))
-                record.key = key
-                record.variant = variant
-                record.expiry = entry.expiry
-                record.lastUsed = now
-                record.byteCount = entry.byteCount
-                record.answer = answer
-                var body = CacheBodyRecord(id: CacheBodyRecord.ID(uuid: id))
-                body.body = entry.body
-                try await batch.insert([record], options: .dontSave)
-                try await batch.insert([body], options: .dontSave)
-            }
+            var record = CacheEntryRecord(id: CacheEntryRecord.ID(uuid: id))
+            record.key = key
+            record.variant = variant
+            record.expiry = entry.expiry
+            record.lastUsed = now
+            record.byteCount = entry.byteCount
+            record.answer = answer
+            var body = CacheBodyRecord(id: CacheBodyRecord.ID(uuid: id))
+            body.body = entry.body
+            try await batch.insert([record], options: .dontSave)
+            try await batch.insert([body], options: .dontSave)
             try await batch.saveAll(.saveAndPersist)
 
             let evictedKeys = index.withLock { index in
                 let evictedKeys = Set(victims.compactMap { index.entries[$0]?.key })
                 for old in gone { index.remove(old) }
-                if !victims.contains(id), let new = provisional.entries[id] { index.insert(id, new) }
+                index.insert(id, stored)
                 index.touched.subtract(touched)
                 return evictedKeys
             }
