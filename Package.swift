@@ -48,6 +48,8 @@ let package = Package(
         // MARK: - Test dependencies
         // The PostgreSQL client StoreKitLite's tests use to make and drop a schema per test.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // StoreKitLite's tests read the change log's table directly.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
 
         // MARK: - Client-side app dependencies
         // Command-line parsing for the `fleet` executable.
@@ -89,6 +91,8 @@ let package = Package(
                 .product(name: "StoreKitLitePostgres", package: "StoreKitLite"),
                 .product(name: "StoreKitLiteTesting", package: "StoreKitLite"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                // Reads the change log's table directly.
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Packages/StoreKitLite/Tests/StoreKitLiteTests",
             swiftSettings: sharedSwiftSettings

@@ -69,6 +69,8 @@ let package = Package(
                 "StoreKitLitePostgres",
                 "StoreKitLiteTesting",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                // Reads the change log's table directly.
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: sharedSwiftSettings
         ),

@@ -2,6 +2,14 @@
 public struct ChangeBatch: Sendable {
     /// The changes per entity, in a stable order.
     public var entities: [EntityChanges]
+    /// The batch's position in the store's change log, when it has one (``ChangeFeed/allProcesses(pollInterval:retention:)``)
+    /// and the batch came from it; `nil` otherwise.
+    public var sequence: Int64?
+    /// Whether another process (or another backend on the same store) committed the batch, and this one read it
+    /// from the change log. Such a batch carries the inserted and updated rows as they were when it was read, and
+    /// each deleted record, or one whose row was gone by then, as its ID alone: revision 0 and `NULL` values.
+    /// Observers cannot tell whether such a record matched a query, so a query's observers are told of it.
+    public var isFromAnotherProcess = false
 
     public init(entities: [EntityChanges] = []) {
         self.entities = entities

@@ -34,6 +34,9 @@ extension PostgresBackend {
         public var connectTimeout: Duration = .seconds(10)
         /// The most connections the client keeps open.
         public var maximumConnections: Int = 20
+        /// Which commits the backend's ``StoreKitLite/StoreBackend/committedChanges()`` delivers; by default every
+        /// process's, through the store's change log (one pooled connection then listens for them).
+        public var changeFeed: ChangeFeed = .allProcesses()
 
         /// A configuration for a server over TCP.
         public init(

@@ -25,7 +25,13 @@ public import StoreKitLite
 ///
 /// Writes check revisions in their `WHERE` clauses, so two processes updating one record cannot both win: the
 /// second transaction waits for the first, finds the revision changed, and fails as a whole with
-/// ``StoreKitLite/StoreError/Code/conflict``. ``committedChanges()`` reports this backend's own commits only.
+/// ``StoreKitLite/StoreError/Code/conflict``.
+///
+/// ``committedChanges()`` reports this backend's commits and, with ``changeFeed`` set to
+/// ``StoreKitLite/ChangeFeed/allProcesses(pollInterval:retention:)`` (the default), every other process's: each
+/// commit appends an entry to the schema's change log in its own transaction and sends a `NOTIFY`; the backend keeps
+/// one pooled connection listening, reads the log when notified (or every `pollInterval`), and after a lost
+/// connection reconnects and reads on from where it stopped. ``changeFeedStatus`` says whether it is following.
 ///
 /// The backend logs nothing unless it is handed a `Logger`. With one, it logs applying migrations (`info`), failed
 /// operations (`debug`, error kind only) and each commit's row counts (`trace`); row values and bound parameters are
@@ -37,6 +43,8 @@ public final class PostgresBackend: StoreBackend {
     public let schema: String
     /// Where the backend logs, if anywhere.
     public let logger: Logger?
+    /// Which commits ``committedChanges()`` delivers.
+    public let changeFeed: ChangeFeed
 
     private enum State {
         case notMigrated
@@ -50,6 +58,19 @@ public final class PostgresBackend: StoreBackend {
     /// The task running a client the backend owns.
     private let runTask = Locked<Task<Void, Never>?>(nil)
     private let broadcaster = CommitBroadcaster()
+    /// This backend's identity in the change log.
+    private let origin = UUID()
+    private let changeLog = Locked(ChangeLogState())
+
+    private struct ChangeLogState {
+        var logsCommits = false
+        var commitsSincePruning = 0
+        var follower: Task<Void, Never>?
+    }
+    private let feedStatus = Locked(ChangeFeedStatus())
+
+    /// How many commits a backend logs between two prunings of the change log.
+    static let commitsPerPruning = 256
     /// The logger handed to PostgresNIO for queries: silent, so that it never logs SQL on the backend's behalf.
     private let queryLogger = Logger(label: "storekitlite.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
 
@@ -58,10 +79,17 @@ public final class PostgresBackend: StoreBackend {
     ///
     /// - Parameters:
     ///   - schema: the schema holding the store; created by ``migrate(to:)`` when missing.
+    ///   - changeFeed: which commits ``committedChanges()`` delivers; by default every process's.
     ///   - logger: where to log; `nil` (the default) logs nothing.
-    public init(client: PostgresClient, schema: String = "public", logger: Logger? = nil) {
+    public init(
+        client: PostgresClient,
+        schema: String = "public",
+        changeFeed: ChangeFeed = .allProcesses(),
+        logger: Logger? = nil
+    ) {
         self.client = client
         self.schema = schema
+        self.changeFeed = changeFeed
         self.logger = logger
         self.ownConfiguration = nil
     }
@@ -77,6 +105,7 @@ public final class PostgresBackend: StoreBackend {
         )
         self.client = client
         self.schema = configuration.schema
+        self.changeFeed = configuration.changeFeed
         self.logger = logger
         self.ownConfiguration = configuration
         runTask.withLock { $0 = Task { await client.run() } }
@@ -84,6 +113,12 @@ public final class PostgresBackend: StoreBackend {
 
     deinit {
         runTask.withLock { $0?.cancel() }
+        changeLog.withLock { $0.follower?.cancel() }
+    }
+
+    /// Whether the backend follows the other processes' commits, and how far it has got.
+    public var changeFeedStatus: ChangeFeedStatus {
+        feedStatus.withLock { $0 }
     }
 
     // MARK: - StoreBackend
@@ -98,8 +133,10 @@ public final class PostgresBackend: StoreBackend {
         let schema = schema
         let logger = logger
         let queryLogger = queryLogger
+        let createsLog = changeFeed.followsOtherProcesses
+        let logExists: Bool
         do {
-            try await client.withTransaction(logger: queryLogger) { connection in
+            logExists = try await client.withTransaction(logger: queryLogger) { connection in
                 var lock = PostgresBinder()
                 let key = lock.bind("storekitlite.migrate:" + schema)
                 try await connection.query(
@@ -150,12 +187,52 @@ public final class PostgresBackend: StoreBackend {
                     position += 1
                     logger?.info("applied migration", metadata: ["storekitlite.migration": "\(migration.name)"])
                 }
+                if createsLog {
+                    for statement in PostgresChangeLog.create(in: schema) {
+                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: queryLogger).consume()
+                    }
+                }
+                return try await PostgresChangeLog.exists(in: schema, on: connection, logger: queryLogger)
             }
         } catch {
             throw failure(error, operation: "migrate")
         }
         state.withLock { current in
             if current == .notMigrated { current = .open }
+        }
+        if logExists && changeFeed.followsOtherProcesses {
+            let horizon: Int64
+            do {
+                horizon = try await client.withConnection { connection in
+                    try await PostgresChangeLog.horizon(on: connection, logger: queryLogger)
+                }
+            } catch {
+                throw failure(error, operation: "follow the change log")
+            }
+            startFollowing(model, from: horizon)
+        }
+        changeLog.withLock { $0.logsCommits = logExists }
+    }
+
+    /// Starts the follower: a task that listens on the store's channel on one pooled connection and reads the log
+    /// from `horizon` on, reconnecting (after 0.1 s, doubling up to 5 s) whenever the connection is lost. The task
+    /// holds what it needs, never the backend, so a backend released without ``close()`` ends it (in `deinit`).
+    private func startFollowing(_ model: StoreModel, from horizon: Int64) {
+        let follower = PostgresChangeFollower(
+            client: client,
+            schema: schema,
+            origin: origin,
+            model: model,
+            pollInterval: changeFeed.pollInterval,
+            broadcaster: broadcaster,
+            status: feedStatus,
+            logger: logger,
+            queryLogger: queryLogger
+        )
+        changeLog.withLock { state in
+            guard state.follower == nil else { return }
+            feedStatus.withLock { $0.isFollowing = true }
+            state.follower = Task { await follower.run(from: horizon) }
         }
     }
 
@@ -182,9 +259,39 @@ public final class PostgresBackend: StoreBackend {
         let logger = logger
         let queryLogger = queryLogger
         do {
+            let origin = origin
+            let (logs, prunes) = changeLog.withLock { state -> (Bool, Bool) in
+                guard state.logsCommits else { return (false, false) }
+                state.commitsSincePruning += 1
+                guard state.commitsSincePruning >= Self.commitsPerPruning else { return (true, false) }
+                state.commitsSincePruning = 0
+                return (true, true)
+            }
             try await client.withTransaction(logger: queryLogger) { connection in
                 try await PostgresWriter.apply(batch, schema: schema, on: connection, logger: queryLogger)
+                if logs {
+                    try await PostgresChangeLog.append(
+                        batch,
+                        origin: origin,
+                        schema: schema,
+                        on: connection,
+                        logger: queryLogger
+                    )
+                }
                 if let logger { Self.logCommit(batch, to: logger) }
+            }
+            if prunes {
+                do {
+                    try await PostgresChangeLog.prune(
+                        olderThan: changeFeed.retention ?? .seconds(3_600),
+                        schema: schema,
+                        on: client,
+                        logger: queryLogger
+                    )
+                } catch {
+                    // The batch is committed; a failed pruning is retried after the next commitsPerPruning commits.
+                    _ = failure(error, operation: "prune the change log")
+                }
             }
         } catch {
             throw failure(error, operation: "write")
@@ -233,6 +340,16 @@ public final class PostgresBackend: StoreBackend {
     /// twice does nothing.
     public func close() async throws(StoreError) {
         state.withLock { $0 = .closed }
+        let follower = changeLog.withLock { state in
+            defer { state.follower = nil }
+            return state.follower
+        }
+        follower?.cancel()
+        await follower?.value
+        feedStatus.withLock { status in
+            status.isFollowing = false
+            status.isConnected = false
+        }
         let task = runTask.withLock { task in
             defer { task = nil }
             return task

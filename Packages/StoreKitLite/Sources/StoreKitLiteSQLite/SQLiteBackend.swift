@@ -74,6 +74,9 @@ public final class SQLiteBackend: StoreBackend {
     public let access: Access
     /// Where reads and commits run.
     public let execution: Execution
+    /// Which commits ``committedChanges()`` delivers: this backend's own, or every process's through the store's
+    /// change log.
+    public let changeFeed: ChangeFeed
 
     private let writer = Locked<(any DatabaseWriter)?>(nil)
     private let broadcaster = CommitBroadcaster()
@@ -83,6 +86,31 @@ public final class SQLiteBackend: StoreBackend {
     /// Reads of this backend in flight, on the calling thread or on GRDB's reader queues (see
     /// ``fetchOnCallingThread(_:reading:)``).
     private let readsInFlight = Locked(0)
+    /// This backend's identity in the change log.
+    private let origin = UUID()
+    /// The change log's state: whether commits are logged, how many since the last pruning, and the follower.
+    private let changeLog = Locked(ChangeLogState())
+
+    private struct ChangeLogState {
+        var logsCommits = false
+        var commitsSincePruning = 0
+        var follower: Task<Void, Never>?
+        var status = ChangeFeedStatus()
+    }
+
+    /// Whether the backend follows the other processes' commits, and how far it has got.
+    public var changeFeedStatus: ChangeFeedStatus {
+        changeLog.withLock { $0.status }
+    }
+
+    deinit {
+        changeLog.withLock { $0.follower?.cancel() }
+    }
+
+    /// How many commits a backend logs between two prunings of the change log.
+    static let commitsPerPruning = 256
+    /// The most log entries a follower reads in one transaction.
+    static let followerBatchLimit = 256
 
     /// The largest batch (in rows) committed on the calling thread when the writer is idle.
     static let callingThreadRowLimit = 64
@@ -101,6 +129,7 @@ public final class SQLiteBackend: StoreBackend {
         execution: Execution = .suspending,
         durability: Durability = .full,
         maximumSizeInBytes: Int? = nil,
+        changeFeed: ChangeFeed = .thisProcess,
         logger: Logger? = nil
     ) {
         self.init(
@@ -109,22 +138,30 @@ public final class SQLiteBackend: StoreBackend {
             execution: execution,
             durability: durability,
             maximumSizeInBytes: maximumSizeInBytes,
+            changeFeed: changeFeed,
             logger: logger
         )
     }
 
     /// A backend at `location`; nothing is opened until the service initializes.
     ///
-    /// - Parameter logger: where to log; `nil` (the default) logs nothing.
+    /// - Parameters:
+    ///   - changeFeed: which commits ``committedChanges()`` delivers. With
+    ///     ``StoreKitLite/ChangeFeed/allProcesses(pollInterval:retention:)`` the store keeps a change log, and the
+    ///     backend reads the other processes' commits from it every `pollInterval` (an in-memory store has no other
+    ///     processes, and ignores it).
+    ///   - logger: where to log; `nil` (the default) logs nothing.
     public init(
         location: Location,
         access: Access = .readWrite,
         execution: Execution = .suspending,
         durability: Durability = .full,
         maximumSizeInBytes: Int? = nil,
+        changeFeed: ChangeFeed = .thisProcess,
         logger: Logger? = nil
     ) {
         self.location = location
+        self.changeFeed = changeFeed
         self.access = access
         self.execution = execution
         self.durability = durability
@@ -147,9 +184,11 @@ public final class SQLiteBackend: StoreBackend {
         let database = try open()
         if access == .readOnly {
             try await verifyMigrations(of: model, in: database)
+            try await startFollowing(model, in: database)
             return
         }
         let logger = logger
+        let createsLog = changeFeed.followsOtherProcesses && location != .memory
         pendingWrites.withLock { $0 += 1 }
         defer { pendingWrites.withLock { $0 -= 1 } }
         do {
@@ -174,9 +213,95 @@ public final class SQLiteBackend: StoreBackend {
                     position += 1
                     logger?.info("applied migration", metadata: ["storekitlite.migration": "\(migration.name)"])
                 }
+                if createsLog {
+                    try db.execute(sql: SQLiteChangeLog.create)
+                }
             }
         } catch {
             throw failure(error, operation: "migrate")
+        }
+        try await startFollowing(model, in: database)
+    }
+
+    /// Notes whether the store has a change log (commits are then logged, whatever this backend's feed) and, for a
+    /// feed of all processes, starts following it from its current end.
+    private func startFollowing(_ model: StoreModel, in database: any DatabaseWriter) async throws(StoreError) {
+        let (exists, last): (Bool, Int64)
+        do {
+            (exists, last) = try await database.read { db in
+                let exists = try SQLiteChangeLog.exists(in: db)
+                return (exists, exists ? try SQLiteChangeLog.lastSequence(in: db) : 0)
+            }
+        } catch {
+            throw failure(error, operation: "migrate")
+        }
+        let follows = exists && changeFeed.followsOtherProcesses
+        changeLog.withLock { state in
+            state.logsCommits = exists && access == .readWrite
+            guard follows, state.follower == nil else { return }
+            state.status.isFollowing = true
+            state.follower = Task { [weak self, interval = changeFeed.pollInterval] in
+                var last = last
+                while !Task.isCancelled {
+                    guard let self else { return }
+                    last = await self.deliverOtherCommits(after: last, model: model)
+                    try? await Task.sleep(for: interval)
+                }
+            }
+        }
+    }
+
+    /// Publishes the commits other backends logged after `sequence`; returns the last sequence number read.
+    private func deliverOtherCommits(after sequence: Int64, model: StoreModel) async -> Int64 {
+        guard let database = writer.withLock({ $0 }) else { return sequence }
+        var last = sequence
+        let origin = origin
+        while !Task.isCancelled {
+            let read: (batches: [ChangeBatch], last: Int64)
+            do {
+                read = try await database.read { [last] db in
+                    try SQLiteChangeLog.batches(
+                        after: last,
+                        skipping: origin,
+                        model: model,
+                        limit: Self.followerBatchLimit,
+                        in: db
+                    )
+                }
+            } catch {
+                _ = failure(error, operation: "follow the change log")
+                changeLog.withLock { $0.status.isConnected = false }
+                return last
+            }
+            for batch in read.batches where !batch.isEmpty {
+                broadcaster.publish(batch)
+            }
+            changeLog.withLock { state in
+                state.status.isConnected = true
+                state.status.lastRead = Date()
+                state.status.deliveredBatches += read.batches.count
+                if let sequence = read.batches.last?.sequence { state.status.lastSequence = sequence }
+            }
+            guard read.last != last else { return last }
+            last = read.last
+        }
+        return last
+    }
+
+    /// What the next commit appends to the change log; `nil` when the store has none.
+    private func changeLogWrite() -> SQLiteChangeLog.Write? {
+        // A backend that does not follow still logs into an existing log, and prunes it to the default retention.
+        let retention = changeFeed.retention ?? .seconds(3_600)
+        return changeLog.withLock { state -> SQLiteChangeLog.Write? in
+            guard state.logsCommits else { return nil }
+            state.commitsSincePruning += 1
+            var pruneBefore: Date?
+            if state.commitsSincePruning >= Self.commitsPerPruning {
+                state.commitsSincePruning = 0
+                let (seconds, attoseconds) = retention.components
+                pruneBefore = Date(timeIntervalSinceNow: -(Double(seconds) + Double(attoseconds) / 1e18))
+            }
+            return SQLiteChangeLog.Write(origin: origin, pruneBefore: pruneBefore)
         }
     }
 
@@ -249,13 +374,14 @@ public final class SQLiteBackend: StoreBackend {
             return
         }
         let insertTexts = insertTexts
+        let log = changeLogWrite()
         if let logger {
             try await write { db in
-                try SQLiteWriter.apply(batch, in: db, insertTexts: insertTexts)
+                try SQLiteWriter.apply(batch, in: db, insertTexts: insertTexts, log: log)
                 Self.logCommit(batch, to: logger)
             }
         } else {
-            try await write { db in try SQLiteWriter.apply(batch, in: db, insertTexts: insertTexts) }
+            try await write { db in try SQLiteWriter.apply(batch, in: db, insertTexts: insertTexts, log: log) }
         }
         broadcaster.publish(batch)
     }
@@ -280,6 +406,7 @@ public final class SQLiteBackend: StoreBackend {
         defer { pendingWrites.withLock { $0 -= 1 } }
         let insertTexts = insertTexts
         let logger = logger
+        let log = changeLogWrite()
         do {
             // No other write of this backend is queued or running, so GRDB runs this on the calling thread
             // without waiting for its queue.
@@ -293,7 +420,7 @@ public final class SQLiteBackend: StoreBackend {
                 do {
                     try db.inTransaction(.immediate) {
                         began = true
-                        try SQLiteWriter.apply(batch, in: db, insertTexts: insertTexts)
+                        try SQLiteWriter.apply(batch, in: db, insertTexts: insertTexts, log: log)
                         if let logger { Self.logCommit(batch, to: logger) }
                         return .commit
                     }
@@ -449,11 +576,12 @@ public final class SQLiteBackend: StoreBackend {
         }
         let insertTexts = insertTexts
         let logger = logger
+        let log = changeLogWrite()
         pendingWrites.withLock { $0 += 1 }
         defer { pendingWrites.withLock { $0 -= 1 } }
         do {
             try database.write { db in
-                try SQLiteWriter.apply(batch, in: db, insertTexts: insertTexts)
+                try SQLiteWriter.apply(batch, in: db, insertTexts: insertTexts, log: log)
                 if let logger { Self.logCommit(batch, to: logger) }
             }
         } catch {
@@ -482,6 +610,16 @@ public final class SQLiteBackend: StoreBackend {
     /// Checkpoints the write-ahead log into the database file and closes every connection. Later operations
     /// fail with ``StoreKitLite/StoreError/Code/notInitialized``; closing twice does nothing.
     public func close() async throws(StoreError) {
+        let follower = changeLog.withLock { state in
+            defer {
+                state.follower = nil
+                state.status.isFollowing = false
+                state.status.isConnected = false
+            }
+            return state.follower
+        }
+        follower?.cancel()
+        await follower?.value
         guard
             let database = writer.withLock({ current in
                 defer { current = nil }; return current

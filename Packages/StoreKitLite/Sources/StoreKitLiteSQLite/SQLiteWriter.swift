@@ -23,7 +23,12 @@ enum SQLiteWriter {
         }
     }
 
-    static func apply(_ batch: ChangeBatch, in db: Database, insertTexts: InsertTexts) throws {
+    static func apply(
+        _ batch: ChangeBatch,
+        in db: Database,
+        insertTexts: InsertTexts,
+        log: SQLiteChangeLog.Write? = nil
+    ) throws {
         var conflicts: [UUID] = []
         for changes in batch.entities {
             if !changes.inserts.isEmpty {
@@ -42,6 +47,9 @@ enum SQLiteWriter {
         }
         if !conflicts.isEmpty {
             throw StoreError(.conflict, entity: batch.entities.first?.entity.name, records: conflicts)
+        }
+        if let log {
+            try SQLiteChangeLog.append(batch, log, in: db)
         }
     }
 
