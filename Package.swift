@@ -299,6 +299,7 @@ let package = Package(
                 .product(name: "LocatorKit", package: "LocatorKit"),
                 .product(name: "RequestKit", package: "RequestKit"),
                 .product(name: "StoreKitLite", package: "StoreKitLite"),
+                .product(name: "ServiceShapes", package: "Adapters"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             path: "Tests/ImportTogetherTests",

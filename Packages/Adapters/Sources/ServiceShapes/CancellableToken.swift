@@ -9,7 +9,7 @@ import Synchronization
 /// - with a cancellation error (`RequestKitError.Code.cancelled` for requests,
 ///   `StoreError.Code.cancelled` for stores), when ``cancel()`` came first. The operation's task is
 ///   cancelled, and the completion runs once that task has stopped, so nothing of the operation is still running
-///   when it does. What the operation produced after it was cancelled is discarded.
+///   when it does. Whatever the operation returns after the cancel is discarded.
 ///
 /// Cancelling after the outcome was decided does nothing. A store write that was already under way when it was
 /// cancelled may still have reached the store (the store does not stop halfway through a commit): the
@@ -28,7 +28,7 @@ public final class CancellableToken: Sendable {
     /// Whether ``cancel()`` came before the operation finished (the completion then gets a cancellation error).
     public var isCancelled: Bool { state.withLock { $0.isCancelled } }
 
-    /// Whether the outcome is decided and the completion has been handed to its queue.
+    /// Whether the outcome is decided: the completion is then queued on its completion queue, or has run.
     public var isFinished: Bool { state.withLock { $0.isFinished } }
 
     func attach(_ task: Task<Void, Never>) {
