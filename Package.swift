@@ -110,6 +110,21 @@ let package = Package(
             path: "Packages/Adapters/Tests/AdaptersTests",
             swiftSettings: sharedSwiftSettings
         ),
+        .testTarget(
+            name: "ServiceShapesTests",
+            dependencies: [
+                .product(name: "ServiceShapes", package: "Adapters"),
+                .product(name: "ModelKit", package: "ModelKit"),
+                .product(name: "LocatorKit", package: "LocatorKit"),
+                .product(name: "RequestKit", package: "RequestKit"),
+                .product(name: "RequestKitAsyncHTTPClient", package: "RequestKit"),
+                .product(name: "RequestKitTesting", package: "RequestKit"),
+                .product(name: "StoreKitLite", package: "StoreKitLite"),
+                .product(name: "StoreKitLiteSQLite", package: "StoreKitLite"),
+            ],
+            path: "Packages/Adapters/Tests/ServiceShapesTests",
+            swiftSettings: sharedSwiftSettings
+        ),
 
         // MARK: - Apps: libraries (testable) and one @main file per executable
         .target(
@@ -288,6 +303,7 @@ let package = Package(
                 .product(name: "LocatorKit", package: "LocatorKit"),
                 .product(name: "RequestKit", package: "RequestKit"),
                 .product(name: "StoreKitLite", package: "StoreKitLite"),
+                .product(name: "ServiceShapes", package: "Adapters"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             path: "Tests/ImportTogetherTests",

@@ -17,10 +17,13 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         // StoreKitLite as RequestKit's persistent cache store.
-        .library(name: "RequestStoreCache", targets: ["RequestStoreCache"])
+        .library(name: "RequestStoreCache", targets: ["RequestStoreCache"]),
+        // Callbacks with a completion queue and a cancel token, protocol-keyed and named lookup.
+        .library(name: "ServiceShapes", targets: ["ServiceShapes"]),
     ],
     dependencies: [
         .package(path: "../ModelKit"),
+        .package(path: "../LocatorKit"),
         .package(path: "../RequestKit"),
         .package(path: "../StoreKitLite"),
         // HTTP field and method names in the tests.
@@ -37,10 +40,36 @@ let package = Package(
             ],
             swiftSettings: sharedSwiftSettings
         ),
+        .target(
+            name: "ServiceShapes",
+            dependencies: [
+                .product(name: "ModelKit", package: "ModelKit"),
+                .product(name: "LocatorKit", package: "LocatorKit"),
+                .product(name: "RequestKit", package: "RequestKit"),
+                .product(name: "StoreKitLite", package: "StoreKitLite"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
         .testTarget(
             name: "AdaptersTests",
             dependencies: [
                 "RequestStoreCache",
+                .product(name: "RequestKit", package: "RequestKit"),
+                .product(name: "RequestKitAsyncHTTPClient", package: "RequestKit"),
+                .product(name: "RequestKitTesting", package: "RequestKit"),
+                .product(name: "StoreKitLite", package: "StoreKitLite"),
+                .product(name: "StoreKitLiteSQLite", package: "StoreKitLite"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .testTarget(
+            name: "ServiceShapesTests",
+            dependencies: [
+                "ServiceShapes",
+                .product(name: "ModelKit", package: "ModelKit"),
+                .product(name: "LocatorKit", package: "LocatorKit"),
                 .product(name: "RequestKit", package: "RequestKit"),
                 .product(name: "RequestKitAsyncHTTPClient", package: "RequestKit"),
                 .product(name: "RequestKitTesting", package: "RequestKit"),

@@ -3,6 +3,7 @@ import Hummingbird
 import LocatorKit
 import ModelKit
 import RequestKit
+import ServiceShapes
 import StoreKitLite
 import Testing
 
@@ -32,12 +33,20 @@ struct ImportTogetherTests {
         let saving: SaveOption = .saveAndPersist
         let locator = Locator()
         try locator.register(contentType)
+        // ServiceShapes, the callback and lookup shapes over them.
+        let catalog = ServiceCatalog(MIMEType.self, locator: locator)
+        try catalog.register(contentType, named: "json")
+        let lookupFailure: ServiceLookupError.Code = .unknownName
+        let cancel: (CancellableToken) -> Void = { $0.cancel() }
 
         #expect(served.description == "application/json")
         #expect(routeParameters.isEmpty)
         #expect(answer.status == .ok)
         #expect(incoming.head.path == "/vehicles")
         #expect(contentType.charset == "utf-8")
+        #expect(try await catalog.service(named: "json") == contentType)
+        #expect(lookupFailure.description == "unknownName")
+        _ = cancel
         #expect(query.pairs.map(\.name) == ["make", "year"])
         #expect(outgoing.isReplayable)
         let bytes = try await received.collect(upTo: 16)

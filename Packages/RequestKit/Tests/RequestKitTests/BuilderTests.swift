@@ -238,19 +238,6 @@ struct BuilderTests {
         }
     }
 
-    @Test func theBuilderSubmitsWithCallbacks() async throws {
-        try await withClient(handler: { _ in .text("done") }) { client, _ in
-            let text = await withCheckedContinuation { continuation in
-                client.makeRequest(.post, "jobs").parameters(["a": 1])
-                    .submit(
-                        success: { continuation.resume(returning: $0.value.text) },
-                        failure: { _ in continuation.resume(returning: nil) }
-                    )
-            }
-            #expect(text == "done")
-        }
-    }
-
     @Test func theTestServerCountsBodiesBeyondItsRecordingLimit() async throws {
         try await TestServer.withTestServer(maximumRecordedBodySize: 1000, handler: { _ in .status(204) }) { server in
             try await AsyncHTTPClientTransport.withTransport { transport in

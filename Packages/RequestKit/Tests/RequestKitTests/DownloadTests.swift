@@ -112,21 +112,4 @@ struct DownloadTests {
         }
         #expect(try Data(contentsOf: destination) == content)
     }
-
-    @Test func downloadsReportWithTheSeedsCallbacks() async throws {
-        let directory = try temporaryFile(Data(), name: "unused").deletingLastPathComponent()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let destination = directory.appending(path: "cb.bin")
-        try await withClient(handler: rangeHandler(content)) { client, _ in
-            let bytes = await withCheckedContinuation { continuation in
-                client.download(
-                    "x",
-                    saveAs: destination,
-                    success: { continuation.resume(returning: $0.totalBytes) },
-                    failure: { _ in continuation.resume(returning: -1) }
-                )
-            }
-            #expect(bytes == Int64(content.count))
-        }
-    }
 }

@@ -143,17 +143,4 @@ struct EndpointTests {
         }
         #expect(seen.value == [.reuse(maxAge: .seconds(300)), .useProtocol])
     }
-
-    @Test func endpointsSendWithCallbacks() async throws {
-        try await withClient(handler: fleetHandler) { client, _ in
-            let plate = await withCheckedContinuation { continuation in
-                client.send(
-                    FleetAPI.V1.vehicle(7),
-                    success: { continuation.resume(returning: $0.plate) },
-                    failure: { _ in continuation.resume(returning: "") }
-                )
-            }
-            #expect(plate == "AB 7")
-        }
-    }
 }

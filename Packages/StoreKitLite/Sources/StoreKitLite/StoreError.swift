@@ -23,6 +23,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
             case conflict = "records were changed by someone else"
             case duplicateRecord = "a record with this ID already exists"
             case backend = "the backend failed"
+            case cancelled = "the caller cancelled the operation"
         }
 
         private let value: Value
@@ -62,6 +63,9 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         public static let duplicateRecord = Code(.duplicateRecord)
         /// Any other backend failure; ``StoreError/reason`` says which.
         public static let backend = Code(.backend)
+        /// The caller stopped waiting for the operation (a cancelled task or callback token) before it finished.
+        /// A write that was already under way may still have reached the store: fetch to find out.
+        public static let cancelled = Code(.cancelled)
 
         public var description: String { value.rawValue }
 

@@ -1,4 +1,3 @@
-public import Dispatch
 public import Foundation
 import HTTPTypes
 
@@ -142,23 +141,6 @@ extension RequestClient {
             )
         }
         return Download(progress: stream, task: task)
-    }
-
-    /// Downloads with callbacks: success or failure on `completionQueue`, progress as it happens.
-    @discardableResult
-    public func download(
-        _ path: String,
-        parameters: RequestParameters = [:],
-        saveAs destination: URL,
-        resume: Bool = false,
-        completionQueue: DispatchQueue = .global(),
-        progress: (@Sendable (TransferProgress) -> Void)? = nil,
-        success: @escaping @Sendable (DownloadResult) -> Void,
-        failure: @escaping @Sendable (RequestKitError) -> Void
-    ) -> CancellableToken {
-        start(completionQueue: completionQueue, success: success, failure: failure) {
-            try await download(path, parameters: parameters, to: destination, resume: resume, progress: progress)
-        }
     }
 
     static func fileSize(_ url: URL) -> Int64? {

@@ -7,7 +7,7 @@ import Synchronization
 /// transport, validates and decodes the responses.
 ///
 /// One client is typically shared by the whole application. It is a value holding only immutable configuration,
-/// so it can be used from any task or thread; callbacks run on the completion queue each call names.
+/// so it can be used from any task or thread.
 ///
 /// ```swift
 /// let client = RequestClient(environment: environments, transport: transport)

@@ -223,19 +223,6 @@ public struct RequestBuilder: Sendable {
         try await client.perform(try finished(upload: upload), decoding: .content)
     }
 
-    /// Sends the request with callbacks on `completionQueue`, returning a token to cancel it.
-    @discardableResult
-    public func submit(
-        completionQueue: DispatchQueue = .global(),
-        success: @escaping @Sendable (DecodedResponse<ResponseContent>) -> Void,
-        failure: @escaping @Sendable (RequestKitError) -> Void
-    ) -> CancellableToken {
-        let builder = self
-        return client.start(completionQueue: completionQueue, success: success, failure: failure) {
-            try await builder.submit()
-        }
-    }
-
     /// The descriptor to send, with the body assembled, encoded and instrumented.
     func finished(upload: Bool?) throws(RequestKitError) -> RequestDescriptor {
         var descriptor = self.descriptor

@@ -11,7 +11,7 @@ private func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T
     }
 }
 
-struct SynchronousAndCallbackTests {
+struct SynchronousFormTests {
     @Test(arguments: BackendKind.local)
     func andWaitFormsDoEveryOperationSynchronously(kind: BackendKind) async throws {
         let store = try StoreFixture(kind)
@@ -90,95 +90,6 @@ struct SynchronousAndCallbackTests {
         #expect(error?.code == .invalidQuery)
     }
 
-    @Test(arguments: BackendKind.local)
-    func callbackFormsCallSuccessOnTheCompletionQueue(kind: BackendKind) async throws {
-        let store = try StoreFixture(kind)
-        let service = try await store.open()
-        let queue = DispatchQueue(label: "completion")
-        let key = DispatchSpecificKey<Bool>()
-        queue.setSpecific(key: key, value: true)
-        let (created, onQueue) = await withCheckedContinuation { continuation in
-            service.create(
-                Vehicle.self,
-                options: .saveAndPersist,
-                initializer: { $0.plate = "callback" },
-                success: { vehicle in
-                    continuation.resume(returning: (vehicle, DispatchQueue.getSpecific(key: key) == true))
-                },
-                failure: { _ in Issue.record("create failed") },
-                completionQueue: queue
-            )
-        }
-        #expect(onQueue)
-        let plates = await withCheckedContinuation { continuation in
-            service.fetch(
-                Query<Vehicle>(),
-                transform: { $0.plate },
-                success: { continuation.resume(returning: $0) },
-                failure: { _ in continuation.resume(returning: []) }
-            )
-        }
-        #expect(plates == ["callback"])
-        // nil callbacks submit and forget; the observation stream shows the commit happened.
-        let changes = service.changes(of: Vehicle.self)
-        service.delete(ids: [created.id], options: .saveAndPersist, success: nil, failure: nil)
-        var iterator = changes.makeAsyncIterator()
-        #expect(await iterator.next()?.deleted == [created.id])
-    }
-
-    @Test func callbackFormsCallFailureWithTheTypedError() async throws {
-        let service = try await StoreFixture(.memory).open()
-        let error = await withCheckedContinuation { continuation in
-            service.fetchReadOnly(
-                Query<Vehicle>(\.id == .init()),
-                success: { _ in continuation.resume(returning: nil) },
-                failure: { continuation.resume(returning: $0) }
-            )
-        }
-        #expect(error?.code == .invalidQuery)
-    }
-
-    @Test(arguments: BackendKind.local)
-    func callbackReadOnlyFetchesRunTheirProcessorAndHandItsResultToSuccess(kind: BackendKind) async throws {
-        let service = try await StoreFixture(kind).open()
-        let first = try await service.create(Vehicle.self, options: .saveAndPersist) {
-            $0.plate = "AB-1"
-            $0.modelYear = 2019
-        }
-        try await service.create(Vehicle.self, options: .saveAndPersist) {
-            $0.plate = "AB-2"
-            $0.modelYear = 2023
-        }
-        let queue = DispatchQueue(label: "completion")
-        let newest = await withCheckedContinuation { continuation in
-            service.fetchReadOnly(
-                Query<Vehicle>(),
-                process: { $0.map(\.modelYear).max() ?? 0 },
-                success: { continuation.resume(returning: $0) },
-                failure: { _ in continuation.resume(returning: -1) },
-                completionQueue: queue
-            )
-        }
-        #expect(newest == 2023)
-        let plate = await withCheckedContinuation { continuation in
-            service.fetchReadOnly(
-                ids: [first.id],
-                process: { $0.first?.plate },
-                success: { continuation.resume(returning: $0) },
-                failure: { _ in continuation.resume(returning: nil) }
-            )
-        }
-        #expect(plate == "AB-1")
-        let count = await withCheckedContinuation { continuation in
-            service.count(
-                Query<Vehicle>(\.modelYear > 2020),
-                success: { continuation.resume(returning: $0) },
-                failure: { _ in continuation.resume(returning: -1) }
-            )
-        }
-        #expect(count == 1)
-    }
-
     @Test func countAndFetchTakeTheRecordTypeInsteadOfAnEmptyQuery() async throws {
         let service = try await StoreFixture(.sqliteFile).open()
         try await service.create(Vehicle.self, from: ["one", "two"], options: .saveAndPersist) { $1.plate = $0 }
@@ -202,22 +113,14 @@ struct SynchronousAndCallbackTests {
     }
 }
 
-extension SynchronousAndCallbackTests {
+extension SynchronousFormTests {
     /// The tests above on PostgreSQL (`STOREKITLITE_POSTGRES_URL`), each store on a fresh schema.
     @Suite(.enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason), .droppingPostgresSchemas)
     struct OnPostgres {
-        let tests = SynchronousAndCallbackTests()
+        let tests = SynchronousFormTests()
 
         @Test func andWaitFormsDoEveryOperationSynchronously() async throws {
             try await tests.andWaitFormsDoEveryOperationSynchronously(kind: .postgres)
-        }
-
-        @Test func callbackFormsCallSuccessOnTheCompletionQueue() async throws {
-            try await tests.callbackFormsCallSuccessOnTheCompletionQueue(kind: .postgres)
-        }
-
-        @Test func callbackReadOnlyFetchesRunTheirProcessorAndHandItsResultToSuccess() async throws {
-            try await tests.callbackReadOnlyFetchesRunTheirProcessorAndHandItsResultToSuccess(kind: .postgres)
         }
     }
 }
