@@ -141,6 +141,7 @@ let package = Package(
                 .product(name: "LocatorKit", package: "LocatorKit"),
                 .product(name: "StoreKitLite", package: "StoreKitLite"),
                 .product(name: "StoreKitLiteSQLite", package: "StoreKitLite"),
+                .product(name: "StoreKitLitePostgres", package: "StoreKitLite"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

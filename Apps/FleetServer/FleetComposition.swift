@@ -4,7 +4,8 @@ public import LocatorKit
 public import Logging
 import Metrics
 public import Prometheus
-import StoreKitLite
+public import StoreKitLite
+import StoreKitLitePostgres
 import StoreKitLiteSQLite
 
 /// The daemon's composition root: every service `fleetd` is made of, registered once in a frozen LocatorKit
@@ -14,7 +15,8 @@ import StoreKitLiteSQLite
 /// |---|---|---|
 /// | ``FleetConfiguration``, `Logger`, `PrometheusCollectorRegistry` | instance | the caller |
 /// | ``FleetMetrics`` | lazy | the registry, through `PrometheusMetricsFactory` |
-/// | `PersistenceService` | lazy | a `SQLiteBackend` at ``FleetConfiguration/databasePath`` |
+/// | ``FleetStore`` | lazy | a `SQLiteBackend` at ``FleetConfiguration/databasePath``, or a `PostgresBackend` for a `postgres://` URL |
+/// | `PersistenceService` | lazy | the store's backend |
 /// | ``VehicleRepository`` | lazy | the persistence service |
 /// | ``FleetService`` | lazy | the repository and the maintenance policy |
 /// | ``ReadResponseCache`` | lazy | the fleet service and ``FleetConfiguration/readCacheBytes`` |
@@ -37,25 +39,47 @@ public enum FleetComposition {
                 factory: PrometheusMetricsFactory(registry: try resolver.resolve(PrometheusCollectorRegistry.self))
             )
         }
-        try locator.register(PersistenceService.self) { resolver in
+        try locator.register(FleetStore.self) { resolver in
             let configuration = try resolver.resolve(FleetConfiguration.self)
-            let backend = SQLiteBackend(
-                path: configuration.databasePath,
-                execution: configuration.storeExecution == .suspending ? .suspending : .callingThread,
-                durability: configuration.durability == .full ? .full : .normal,
-                logger: try resolver.resolve(Logger.self)
+            let logger = try resolver.resolve(Logger.self)
+            if configuration.isPostgres, let url = configuration.database {
+                let postgres: PostgresBackend.Configuration
+                do throws(StoreError) {
+                    postgres = try PostgresBackend.Configuration(url: url)
+                } catch {
+                    throw FleetError(.unavailable, "database: \(error.detail)")
+                }
+                return FleetStore(postgres: PostgresBackend(configuration: postgres, logger: logger))
+            }
+            return FleetStore(
+                sqlite: SQLiteBackend(
+                    path: configuration.databasePath,
+                    execution: configuration.storeExecution == .suspending ? .suspending : .callingThread,
+                    durability: configuration.durability == .full ? .full : .normal,
+                    logger: logger
+                )
             )
-            return PersistenceService(model: StoreVehicleRepository.storeModel, backend: backend)
+        }
+        try locator.register(PersistenceService.self) { resolver in
+            PersistenceService(
+                model: StoreVehicleRepository.storeModel,
+                backend: try resolver.resolve(FleetStore.self).backend
+            )
         }
         try locator.register((any VehicleRepository).self) { resolver in
             StoreVehicleRepository(store: try resolver.resolve(PersistenceService.self))
         }
         try locator.register(FleetService.self) { resolver in
             let configuration = try resolver.resolve(FleetConfiguration.self)
-            return FleetService(
+            let store = try resolver.resolve(FleetStore.self)
+            let service = FleetService(
                 repository: try resolver.resolve((any VehicleRepository).self),
-                policy: MaintenancePolicy(intervalMonths: configuration.maintenanceIntervalMonths)
+                policy: MaintenancePolicy(intervalMonths: configuration.maintenanceIntervalMonths),
+                followsOtherWriters: { store.followsOtherWriters }
             )
+            // Subscribed as the store starts opening, so that no other daemon's write is missed from then on.
+            if store.isShared { service.follow(store.backend.committedChanges()) }
+            return service
         }
         try locator.register(ReadResponseCache.self) { resolver in
             ReadResponseCache(
@@ -72,4 +96,36 @@ public enum FleetComposition {
         locator.freeze()
         return locator
     }
+}
+
+/// The daemon's store: its backend, and what `/health` and the read cache need to know of it.
+public struct FleetStore: Sendable {
+    /// The backend the persistence service runs on.
+    public let backend: any StoreBackend
+    /// `sqlite` or `postgresql`.
+    public let kind: String
+    private let feedStatus: @Sendable () -> ChangeFeedStatus?
+
+    init(sqlite backend: SQLiteBackend) {
+        self.backend = backend
+        kind = "sqlite"
+        feedStatus = { nil }
+    }
+
+    init(postgres backend: PostgresBackend) {
+        self.backend = backend
+        kind = "postgresql"
+        feedStatus = { backend.changeFeedStatus }
+    }
+
+    /// Whether other daemons may write the store (PostgreSQL): their writes then reach this one through the change
+    /// feed.
+    public var isShared: Bool { feedStatus() != nil }
+
+    /// The change feed's state; `nil` for a store this daemon alone writes.
+    public var changeFeedStatus: ChangeFeedStatus? { feedStatus() }
+
+    /// Whether every other daemon's write has been seen: always for SQLite, while the feed is connected and caught
+    /// up for PostgreSQL.
+    public var followsOtherWriters: Bool { feedStatus()?.isConnected ?? true }
 }

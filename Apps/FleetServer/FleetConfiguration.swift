@@ -2,6 +2,8 @@ import FleetModels
 public import Foundation
 public import Logging
 import ModelKit
+import StoreKitLite
+import StoreKitLitePostgres
 
 /// The daemon's settings, from flags, environment variables and a JSON file, in that order of precedence.
 ///
@@ -10,13 +12,13 @@ import ModelKit
 /// | `--host` | `FLEETD_HOST` | `host` | `127.0.0.1` |
 /// | `--port` | `FLEETD_PORT` | `port` | `8080` |
 /// | `--data-dir` | `FLEETD_DATA_DIR` | `dataDirectory` | `$XDG_DATA_HOME/fleetd`, else `~/.local/share/fleetd` |
-/// | `--database` | `FLEETD_DATABASE` | `database` | `<data dir>/fleet.sqlite` |
+/// | `--database` | `FLEETD_DATABASE` | `database` | `<data dir>/fleet.sqlite` (or a `postgres://` URL) |
 /// | `--token` | `FLEETD_TOKEN` | `token` | read from, or generated into, `<data dir>/token` |
 /// | `--maintenance-interval-months` | `FLEETD_MAINTENANCE_INTERVAL_MONTHS` | `maintenanceIntervalMonths` | `12` |
 /// | `--max-body-bytes` | `FLEETD_MAX_BODY_BYTES` | `maxBodyBytes` | `65536` |
 /// | `--durability` | `FLEETD_DURABILITY` | `durability` | `full` |
 /// | `--store-execution` | `FLEETD_STORE_EXECUTION` | `storeExecution` | `suspending` |
-/// | `--read-cache-bytes` | `FLEETD_READ_CACHE_BYTES` | `readCacheBytes` | `16777216` (16 MiB; 0 turns it off) |
+/// | `--read-cache-bytes` | `FLEETD_READ_CACHE_BYTES` | `readCacheBytes` | `16777216` (16 MiB; 0 turns it off); 0 on PostgreSQL |
 /// | `--idle-timeout` | `FLEETD_IDLE_TIMEOUT` | `idleTimeout` | `30` (seconds a connection may send nothing whole) |
 /// | `--body-timeout` | `FLEETD_BODY_TIMEOUT` | `bodyTimeout` | `30` (seconds from a request's head to its body's end) |
 /// | `--max-connections` | `FLEETD_MAX_CONNECTIONS` | `maxConnections` | `512` |
@@ -51,7 +53,7 @@ public struct FleetConfiguration: Sendable, Hashable {
     public var host = "127.0.0.1"
     public var port = 8080
     public var dataDirectory: String
-    /// A SQLite file path; a `postgres://` URL is refused until the PostgreSQL backend exists.
+    /// A SQLite file path, or a `postgres://` (`postgresql://`) URL for a store that several daemons share.
     public var database: String?
     public var token: String?
     public var maintenanceIntervalMonths = 12
@@ -59,7 +61,9 @@ public struct FleetConfiguration: Sendable, Hashable {
     public var durability = Durability.full
     /// Where the store runs SQLite: `suspending` (GRDB's queues; request tasks suspend) or `calling-thread`.
     public var storeExecution = StoreExecution.suspending
-    /// The byte budget of the ``ReadResponseCache``; 0 reads the store for every request.
+    /// The byte budget of the ``ReadResponseCache``; 0 reads the store for every request. Loading a configuration
+    /// with a PostgreSQL database and no read-cache setting makes it 0: with other daemons writing, the cache is
+    /// retired by the change feed, which is prompt but not instant (see `Apps/README.md`).
     public var readCacheBytes = 16 * 1024 * 1024
     /// Seconds a connection may go without completing a request head or body part (idle between requests, or
     /// trickling a head byte by byte) before it is closed.
@@ -76,7 +80,13 @@ public struct FleetConfiguration: Sendable, Hashable {
         dataDirectory = Self.defaultDataDirectory(environment: environment)
     }
 
-    /// The SQLite file the daemon stores vehicles in.
+    /// Whether ``database`` names a PostgreSQL server.
+    public var isPostgres: Bool {
+        guard let database else { return false }
+        return database.hasPrefix("postgres://") || database.hasPrefix("postgresql://")
+    }
+
+    /// The SQLite file the daemon stores vehicles in (with a PostgreSQL database, the URL).
     public var databasePath: String {
         database ?? (dataDirectory as NSString).appendingPathComponent("fleet.sqlite")
     }
@@ -279,12 +289,17 @@ public struct FleetConfiguration: Sendable, Hashable {
                 }
             }
         }
-        if let database = configuration.database,
-            database.hasPrefix("postgres://") || database.hasPrefix("postgresql://")
-        {
-            throw ConfigurationError(
-                "PostgreSQL is not available yet: this build has no PostgreSQL backend (StoreKitLitePostgres comes in a later release); give a SQLite file path instead"
-            )
+        if configuration.isPostgres, let url = configuration.database {
+            do {
+                _ = try PostgresBackend.Configuration(url: url)
+            } catch {
+                throw ConfigurationError("database: \(error.detail)")
+            }
+            let cacheKey = keys.first { $0.flag == "read-cache-bytes" }
+            let cacheIsSet = cacheKey.map {
+                flags[$0.flag] != nil || environment[$0.environment] != nil || fileValues[$0.file] != nil
+            }
+            if cacheIsSet != true { configuration.readCacheBytes = 0 }
         }
         return .run(configuration)
     }
@@ -343,8 +358,9 @@ public struct FleetConfiguration: Sendable, Hashable {
           --port PORT                        port, 0 for any free one (FLEETD_PORT; default 8080)
           --data-dir DIR                     data directory (FLEETD_DATA_DIR; default $XDG_DATA_HOME/fleetd
                                              or ~/.local/share/fleetd)
-          --database PATH                    SQLite file (FLEETD_DATABASE; default <data dir>/fleet.sqlite);
-                                             postgres:// URLs are refused until that backend exists
+          --database PATH|URL                SQLite file, or postgres://user:password@host:port/db?schema=s
+                                             for a store several fleetd share (FLEETD_DATABASE; default
+                                             <data dir>/fleet.sqlite)
           --token TOKEN                      bearer token for writes (FLEETD_TOKEN; default: read from or
                                              generated into <data dir>/token)
           --maintenance-interval-months N    months between services (FLEETD_MAINTENANCE_INTERVAL_MONTHS; 12)
@@ -353,7 +369,7 @@ public struct FleetConfiguration: Sendable, Hashable {
           --store-execution MODE             suspending or calling-thread: where SQLite runs
                                              (FLEETD_STORE_EXECUTION; suspending)
           --read-cache-bytes N               memory for encoded read answers, 0 for none
-                                             (FLEETD_READ_CACHE_BYTES; 16777216)
+                                             (FLEETD_READ_CACHE_BYTES; 16777216, 0 on PostgreSQL)
           --idle-timeout SECONDS             close a connection that completes no request part for this
                                              long, a trickled head included (FLEETD_IDLE_TIMEOUT; 30)
           --body-timeout SECONDS             close a connection whose request body has not ended this long

@@ -47,6 +47,7 @@ public struct FleetDaemon: Sendable {
             settings: try locator.resolve(FleetHTTPSettings.self),
             metrics: metrics,
             cache: cache,
+            store: try locator.resolve(FleetStore.self),
             metricsText: {
                 if let cache { metrics.publish(cache) }
                 return registry.emitToString()
@@ -116,11 +117,13 @@ public struct FleetDaemon: Sendable {
     ///
     /// - Throws: ``FleetError`` when the store cannot open (corrupt file, newer schema, unwritable directory):
     ///   the daemon then never listens.
-    ///   ``FleetError`` too when another daemon runs on the same database: each daemon holds an exclusive lock on
-    ///   `<database>.lock` while it runs, because its ``ReadResponseCache`` is exact only while it is the only writer.
+    ///   ``FleetError`` too when another daemon runs on the same SQLite database: each daemon holds an exclusive
+    ///   lock on `<database>.lock` while it runs, because its ``ReadResponseCache`` is exact only while it is the
+    ///   only writer. Daemons sharing a PostgreSQL database take no lock: each follows the others' writes through
+    ///   the store's change feed.
     public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        let lock = try DatabaseLock(path: configuration.databasePath + ".lock")
-        defer { lock.release() }
+        let lock = configuration.isPostgres ? nil : try DatabaseLock(path: configuration.databasePath + ".lock")
+        defer { lock?.release() }
         let fleet = try await locator.resolve(FleetService.self)
         try await fleet.waitUntilReady()
         let store = StoreShutdownService(service: fleet, logger: logger)

@@ -5,6 +5,7 @@ public import Hummingbird
 import Logging
 import ModelKit
 import NIOCore
+import StoreKitLite
 import Synchronization
 
 /// What the routes need besides the fleet service.
@@ -48,6 +49,7 @@ public enum FleetRoutes {
         settings: FleetHTTPSettings,
         metrics: FleetMetrics,
         cache: ReadResponseCache? = nil,
+        store: FleetStore? = nil,
         metricsText: @escaping @Sendable () -> String
     ) -> (router: Router<BasicRequestContext>, operations: [FleetOperation]) {
         let router = Router()
@@ -57,7 +59,13 @@ public enum FleetRoutes {
 
         registry.add(router, .get, "/health") { _, _ in
             let ready = service.isReady
-            let health = Health(status: ready ? "ok" : "unavailable", store: ready ? "ready" : "initializing")
+            let feed = store?.changeFeedStatus
+            let health = Health(
+                status: ready ? "ok" : "unavailable",
+                store: ready ? "ready" : "initializing",
+                database: store?.kind,
+                changeFeed: feed.map { $0.isConnected ? "following" : "reconnecting" }
+            )
             return try JSONCoding.response(health, status: ready ? .ok : .serviceUnavailable)
         }
         registry.add(router, .get, "/metrics") { _, _ in
@@ -104,6 +112,10 @@ public enum FleetRoutes {
     struct Health: Encodable {
         let status: String
         let store: String
+        /// `sqlite` or `postgresql`.
+        let database: String?
+        /// For a store other daemons share: `following` while their writes are seen, else `reconnecting`.
+        let changeFeed: String?
     }
 }
 

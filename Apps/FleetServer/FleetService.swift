@@ -1,6 +1,7 @@
 public import FleetModels
 public import Foundation
 public import ModelKit
+public import StoreKitLite
 import Synchronization
 
 /// The fleet's domain rules on top of a ``VehicleRepository``: plates are unique, vehicles are valid, the
@@ -25,17 +26,44 @@ public final class FleetService: Sendable {
     private let now: @Sendable () -> Date
     private let writes = SerialLane()
     private let finishedWrites = Atomic<UInt64>(0)
+    private let followsOtherWriters: @Sendable () -> Bool
+    private let feedTask = Mutex<Task<Void, Never>?>(nil)
 
     /// A service over `repository` with a maintenance policy and a clock (the system clock unless a test gives one).
+    ///
+    /// - Parameter followsOtherWriters: whether the writes of other processes sharing the store are being followed
+    ///   (their change feed is connected and caught up); always `true` for a store this process alone writes.
     public init(
         repository: any VehicleRepository,
         policy: MaintenancePolicy = MaintenancePolicy(),
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() },
+        followsOtherWriters: @escaping @Sendable () -> Bool = { true }
     ) {
         self.repository = repository
         self.policy = policy
         self.now = now
+        self.followsOtherWriters = followsOtherWriters
     }
+
+    /// Counts a write another process committed to the shared store, as the change feed reports it: it retires
+    /// what ``writeGeneration`` guards, as this process's own writes do.
+    public func noteWriteElsewhere() {
+        finishedWrites.add(1, ordering: .releasing)
+    }
+
+    /// Counts, until ``close()``, every batch of `feed` that another process committed (``noteWriteElsewhere()``).
+    public func follow(_ feed: AsyncStream<ChangeBatch>) {
+        let task = Task { [weak self] in
+            for await batch in feed where batch.isFromAnotherProcess {
+                self?.noteWriteElsewhere()
+            }
+        }
+        feedTask.withLock { $0 = task }
+    }
+
+    /// Whether answers kept since a read are known to be current: `false` while the feed of other processes'
+    /// writes is disconnected or catching up (``ReadResponseCache`` then neither serves nor keeps answers).
+    public var followsWritesElsewhere: Bool { followsOtherWriters() }
 
     /// Counts the writes that have finished, successfully or not; it is bumped after a write's commit and before
     /// the writer hears back. A read result taken while this was `n` is current as long as it is still `n`:
@@ -168,6 +196,7 @@ public final class FleetService: Sendable {
 
     /// Closes the store; call once, when shutting down.
     public func close() async throws(FleetError) {
+        feedTask.withLock { $0?.cancel() }
         try await repository.close()
     }
 

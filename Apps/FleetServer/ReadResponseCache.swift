@@ -16,8 +16,11 @@ import Synchronization
 ///   (``FleetService/dueStateChange(of:)``), and is not used from then on;
 /// - lists filtered on `due` are never kept: a vehicle outside the page may cross into it as time passes.
 ///
-/// This is exact only while this process is the only writer of its database, which holds for the embedded SQLite
-/// store (the daemon locks it, see ``FleetDaemon/run()``). Memory is bounded by a byte budget (bodies and headers);
+/// This is exact while this process is the only writer of its database, which holds for the embedded SQLite store
+/// (the daemon locks it, see ``FleetDaemon/run()``). With PostgreSQL shared by several daemons, the other daemons'
+/// writes retire entries when the store's change feed delivers them (``FleetService/noteWriteElsewhere()``): an
+/// answer is served at most until the first read of the change log after another daemon's commit, and not at all
+/// while the feed is disconnected or catching up (``FleetService/followsWritesElsewhere``). Memory is bounded by a byte budget (bodies and headers);
 /// when a new entry does not fit, entries of older generations and expired ones go first, then everything.
 public final class ReadResponseCache: Sendable {
     /// What a cached answer is the answer to.
@@ -65,6 +68,7 @@ public final class ReadResponseCache: Sendable {
 
     /// The stored answer for `key` if it is still exact, as a fresh `200 OK` response.
     func response(for key: Key) -> Response? {
+        guard service.followsWritesElsewhere else { return nil }
         let generation = service.writeGeneration
         let now = service.currentDate()
         let hit: Entry? = state.withLock { state in
@@ -91,7 +95,7 @@ public final class ReadResponseCache: Sendable {
         let cost =
             max(body.capacity, body.readableBytes)
             + headers.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count } + 64
-        guard cost <= capacityBytes else { return }
+        guard cost <= capacityBytes, service.followsWritesElsewhere else { return }
         let entry = Entry(
             generation: ticket.generation,
             expires: expires ?? .distantFuture,

@@ -332,19 +332,36 @@ struct ConfigurationTests {
     }
 
     @Test(
-        "a PostgreSQL database is refused with a clear error, from any source",
-        arguments: ["postgres://fleet@localhost/fleet", "postgresql://localhost:5432/fleet"]
+        "a PostgreSQL database is taken from any source, with the read cache off unless it is set",
+        arguments: ["postgres://fleet@localhost/fleet", "postgresql://localhost:5432/fleet?schema=east"]
     )
-    func postgresNotAvailable(url: String) throws {
+    func postgresDatabase(url: String) throws {
         let folder = try Folder()
         let environment = ["FLEETD_DATA_DIR": folder.path]
         for (arguments, extra) in [(["--database", url], [:]), ([], ["FLEETD_DATABASE": url])] {
-            let message = try #require(Self.failure(arguments, environment.merging(extra) { $1 }))
-            #expect(message.contains("PostgreSQL is not available yet"), "\(message)")
+            let configuration = try Self.configuration(arguments, environment.merging(extra) { $1 })
+            #expect(configuration.isPostgres)
+            #expect(configuration.database == url)
+            #expect(configuration.readCacheBytes == 0)
         }
-        try folder.write("fleetd.json", #"{"database": "\#(url)"}"#)
-        let fromFile = try #require(Self.failure([], environment))
-        #expect(fromFile.contains("PostgreSQL is not available yet"), "\(fromFile)")
+        let cached = try Self.configuration(["--database", url, "--read-cache-bytes", "65536"], environment)
+        #expect(cached.readCacheBytes == 65536)
+        try folder.write("fleetd.json", #"{"database": "\#(url)", "readCacheBytes": 131072}"#)
+        let fromFile = try Self.configuration([], environment)
+        #expect(fromFile.isPostgres)
+        #expect(fromFile.readCacheBytes == 131072)
+        // SQLite keeps its cache.
+        #expect(try Self.configuration(["--database", folder.path + "/x.sqlite"], environment).readCacheBytes > 0)
+    }
+
+    @Test("a PostgreSQL URL without a host is refused, without repeating its password")
+    func postgresURLWithoutHost() throws {
+        let folder = try Folder()
+        let message = try #require(
+            Self.failure(["--database", "postgres://fleet:s3cret@/fleet"], ["FLEETD_DATA_DIR": folder.path])
+        )
+        #expect(message.contains("database"), "\(message)")
+        #expect(!message.contains("s3cret"), "\(message)")
     }
 
     @Test("the default data directory: FLEETD_DATA_DIR, else XDG_DATA_HOME/fleetd, else HOME/.local/share/fleetd")
@@ -387,7 +404,7 @@ struct ConfigurationTests {
         #expect(await FleetDaemon.main(arguments: ["--port=none"], environment: ["FLEETD_DATA_DIR": folder.path]) == 2)
         #expect(
             await FleetDaemon.main(
-                arguments: ["--database", "postgres://x"],
+                arguments: ["--database", "postgres://"],
                 environment: ["FLEETD_DATA_DIR": folder.path]
             ) == 2
         )
