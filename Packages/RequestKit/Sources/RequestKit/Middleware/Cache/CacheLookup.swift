@@ -43,17 +43,19 @@ struct CacheLookup {
             )
         }
         let variants = (try? await store.entries(for: key)) ?? []
-        var selected: CachedResponse?
-        for variant in variants where CacheRules.varyMatches(variant, request) {
-            if let chosen = selected, chosen.responseTime >= variant.responseTime { continue }
-            selected = variant
+        // The newest matching variant, found by index: a stored answer is a large value to copy.
+        var selected: Int?
+        for index in variants.indices where CacheRules.varyMatches(variants[index], request) {
+            if let chosen = selected, variants[chosen].responseTime >= variants[index].responseTime { continue }
+            selected = index
         }
         let onlyFromCache = policy.answersOnlyFromCache || requestControl.onlyIfCached
-        guard let entry = selected, (100...599).contains(entry.status) else {
+        guard let selected, (100...599).contains(variants[selected].status) else {
             if onlyFromCache { throw notCached() }
             let report = variants.isEmpty ? "fwd=miss" : "fwd=vary-miss"
             return try await forward(request, key: key, requestControl: requestControl, report: report, next: next)
         }
+        let entry = variants[selected]
         let now = cache.now()
         let freshness = CacheDecision.Freshness(entry, at: now)
         switch CacheDecision.decide(policy: policy, requestControl: requestControl, freshness: freshness) {
@@ -147,6 +149,7 @@ struct CacheLookup {
         stored.body = StoringBody.wrap(response.body, limit: limit) { body in
             var complete = entry
             complete.body = body
+            complete.prepareFirstHits()
             try? await store.store(complete)
         }
         return Self.reporting(stored, report + "; stored")
@@ -255,22 +258,11 @@ struct CacheLookup {
     /// answer (RFC 9211 section 2.6). Hits within the same second share one response (``CachedResponse/Answers``).
     private func hit(_ entry: CachedResponse, freshness: CacheDecision.Freshness, revalidating: Bool) -> ClientResponse
     {
-        let age = Int(max(0, freshness.age))
-        let ttl = freshness.ttl
-        var response = entry.answers.response(age: age, ttl: ttl, revalidating: revalidating) {
-            var fields = entry.headerFields
-            fields.reserveCapacity(fields.count + 2)
-            fields[.age] = String(age)
-            var report = "RequestKit; hit; ttl=" + String(ttl)
-            if revalidating { report += "; detail=stale-while-revalidate" }
-            fields.append(HTTPField(name: CacheRules.cacheStatus, value: report))
-            return ClientResponse(
-                status: HTTPResponse.Status(code: entry.status),
-                headerFields: fields,
-                body: ClientResponse.Body(data: entry.body),
-                url: entry.url
-            )
-        }
+        var response = entry.hitResponse(
+            age: Int(max(0, freshness.age)),
+            ttl: freshness.ttl,
+            revalidating: revalidating
+        )
         if request.method == .head { response.body = .empty }
         return response
     }
