@@ -554,6 +554,36 @@ struct HTTPCacheTests {
         #expect(mock.requests.count == 1)
     }
 
+    @Test func aHeadHitLeavesTheBodyOfTheNextGetHitAlone() async throws {
+        serve("fleet", headers: [("Cache-Control", "max-age=60")])
+        let client = client()
+        _ = try await get(client, "fleet")
+        let head = try await client.head("fleet")
+        guard case .empty = head.value else {
+            Issue.record("expected no body, got \(head.value)")
+            return
+        }
+        let hit = try await get(client, "fleet")
+        #expect(hit.text == "answer 1")
+        #expect(hit.status == "RequestKit; hit; ttl=60")
+        #expect(mock.requests.count == 1)
+    }
+
+    @Test func repeatedHitsReportTheAgeOfTheirOwnSecond() async throws {
+        serve("fleet", headers: [("Cache-Control", "max-age=60")])
+        let client = client()
+        _ = try await get(client, "fleet")
+        for (advance, age, ttl) in [(0.0, "0", 60), (0.5, "0", 59), (0.5, "1", 59), (0.0, "1", 59), (20, "21", 39)] {
+            clock.advance(advance)
+            let hit = try await get(client, "fleet")
+            #expect(hit.text == "answer 1")
+            #expect(hit.headers[.age] == age)
+            #expect(hit.status == "RequestKit; hit; ttl=\(ttl)")
+            #expect(hit.headers[fields: cacheStatusName].count == 1)
+        }
+        #expect(mock.requests.count == 1)
+    }
+
     @Test func withoutACacheNothingIsReported() async throws {
         serve("fleet", headers: [("Cache-Control", "max-age=60")])
         let client = RequestClient(environment: environment, transport: mock)

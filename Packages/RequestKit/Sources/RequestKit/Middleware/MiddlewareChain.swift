@@ -66,10 +66,11 @@ struct MiddlewareChain: Sendable {
             let response = try await transport.send(request)
             return decompression.decode(response, operation: request.operation)
         }
-        if index < background.count, let step = background[index], step.keepsNext(for: request) {
+        if index < background.count, let step = background[index] {
             return try await step.intercept(
                 request,
-                keeping: { next in try await self.send(next, from: index + 1, in: steps, within: lock) }
+                next: { next in try await self.send(next, from: index + 1, in: steps, within: lock) },
+                keeping: { { next in try await self.send(next, from: index + 1, in: steps, within: lock) } }
             )
         }
         return try await steps[index].intercept(request) { next in

@@ -14,17 +14,17 @@ enum CacheDecision: Equatable {
     /// Nothing usable is stored and the request may not be sent.
     case notCached
 
-    /// A stored answer's directives, age and freshness lifetime at one moment: worked out once per lookup, since
-    /// each takes parsing the stored header fields.
+    /// A stored answer's directives, age and freshness lifetime at one moment (the directives and lifetime were
+    /// parsed when the answer was stored).
     struct Freshness {
         let control: CacheControl
         let age: TimeInterval
         let lifetime: TimeInterval
 
         init(_ entry: CachedResponse, at now: Date) {
-            control = CacheControl(entry.headerFields)
-            age = CacheRules.age(of: entry, at: now)
-            lifetime = CacheRules.lifetime(of: entry, control: control)
+            control = entry.head.control
+            age = entry.age(at: now)
+            lifetime = entry.head.lifetime
         }
 
         /// The freshness left, negative for a stale answer, in whole seconds (RFC 9211's `ttl`).
@@ -68,11 +68,11 @@ enum CacheDecision: Equatable {
     /// Whether a stale answer may stand in for a failed revalidation (RFC 5861 section 4): within the
     /// `stale-if-error` window of the stored answer or the request, and not marked `must-revalidate` or `no-cache`.
     static func mayServeStaleOnError(entry: CachedResponse, requestControl: CacheControl, now: Date) -> Bool {
-        let control = CacheControl(entry.headerFields)
+        let control = entry.head.control
         guard !control.mustRevalidate, !control.noCache else { return false }
         let window = max(control.staleIfError ?? -1, requestControl.staleIfError ?? -1)
         guard window >= 0 else { return false }
-        let staleness = CacheRules.age(of: entry, at: now) - CacheRules.lifetime(of: entry, control: control)
+        let staleness = entry.age(at: now) - entry.head.lifetime
         return staleness <= TimeInterval(window)
     }
 }

@@ -11,17 +11,31 @@ public struct CacheKey: Sendable, Hashable, Codable, CustomStringConvertible {
     public let method: HTTPRequest.Method
     /// The normalised URL, as text.
     public let url: String
+    /// The hash of the method and URL, worked out once: a store's lookup then hashes one number instead of the
+    /// URL's text.
+    private let digest: Int
 
     /// The key of a request with `method` to `url`.
     public init(method: HTTPRequest.Method, url: URL) {
-        self.method = method
-        self.url = Self.normalise(url)
+        self.init(method: method, normalisedURL: Self.normalise(url))
     }
 
     /// A key as a store kept it (``description`` splits into these two parts).
     public init(method: HTTPRequest.Method, normalisedURL: String) {
         self.method = method
         self.url = normalisedURL
+        var hasher = Hasher()
+        hasher.combine(method)
+        hasher.combine(normalisedURL)
+        self.digest = hasher.finalize()
+    }
+
+    public static func == (lhs: CacheKey, rhs: CacheKey) -> Bool {
+        lhs.digest == rhs.digest && lhs.url == rhs.url && lhs.method == rhs.method
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(digest)
     }
 
     /// `GET https://example.com/path?query`.
@@ -42,8 +56,7 @@ public struct CacheKey: Sendable, Hashable, Codable, CustomStringConvertible {
                 debugDescription: "not an HTTP method"
             )
         }
-        self.method = method
-        self.url = try container.decode(String.self, forKey: .url)
+        self.init(method: method, normalisedURL: try container.decode(String.self, forKey: .url))
     }
 
     public func encode(to encoder: any Encoder) throws {

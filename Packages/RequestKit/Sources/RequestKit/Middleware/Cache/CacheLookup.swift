@@ -9,11 +9,12 @@ struct CacheLookup {
 
     private var store: any CacheStore { cache.store }
 
-    /// Runs the request through the cache. `background`, when the chain can give one, sends a request down the
-    /// chain after this call has returned: the revalidation behind a `stale-while-revalidate` answer.
+    /// Runs the request through the cache. `background` makes, when the chain can give one, a `next` that sends a
+    /// request down the chain after this call has returned: the revalidation behind a `stale-while-revalidate`
+    /// answer. It is called only then, since making it costs an allocation.
     func run(
         next: @Sendable (ClientRequest) async throws -> ClientResponse,
-        background: (@Sendable (ClientRequest) async throws -> ClientResponse)? = nil
+        background: () -> (@Sendable (ClientRequest) async throws -> ClientResponse)? = { nil }
     ) async throws -> ClientResponse {
         guard CacheRules.isSafe(request.method) else {
             let response = try await next(request)
@@ -28,10 +29,9 @@ struct CacheLookup {
             return Self.reporting(try await next(request), "fwd=method")
         }
         let policy = request.cachePolicy
-        guard !policy.bypassesCache, !Self.handlesItsOwnValidation(request.headerFields) else {
+        guard !policy.bypassesCache, let requestControl = Self.control(ofCachingRequest: request.headerFields) else {
             return Self.reporting(try await next(request), "fwd=bypass")
         }
-        let requestControl = CacheControl(request.headerFields)
         let key = cache.key(for: request.url)
         if policy.reloads {
             return try await forward(
@@ -43,33 +43,30 @@ struct CacheLookup {
             )
         }
         let variants = (try? await store.entries(for: key)) ?? []
-        var selected: CachedResponse?
-        for variant in variants where CacheRules.varyMatches(variant, request) {
-            if let chosen = selected, chosen.responseTime >= variant.responseTime { continue }
-            selected = variant
+        // The newest matching variant, found by index: a stored answer is a large value to copy.
+        var selected: Int?
+        for index in variants.indices where CacheRules.varyMatches(variants[index], request) {
+            if let chosen = selected, variants[chosen].responseTime >= variants[index].responseTime { continue }
+            selected = index
         }
         let onlyFromCache = policy.answersOnlyFromCache || requestControl.onlyIfCached
-        guard let entry = selected, (100...599).contains(entry.status) else {
+        guard let selected, (100...599).contains(variants[selected].status) else {
             if onlyFromCache { throw notCached() }
             let report = variants.isEmpty ? "fwd=miss" : "fwd=vary-miss"
             return try await forward(request, key: key, requestControl: requestControl, report: report, next: next)
         }
+        let entry = variants[selected]
         let now = cache.now()
         let freshness = CacheDecision.Freshness(entry, at: now)
         switch CacheDecision.decide(policy: policy, requestControl: requestControl, freshness: freshness) {
         case .hit:
-            // `ttl` is the freshness left, negative for a stale answer (RFC 9211 section 2.6).
-            return answer(entry, age: freshness.age, report: "hit; ttl=" + String(freshness.ttl))
+            return hit(entry, freshness: freshness, revalidating: false)
         case .hitWhileRevalidating:
-            guard let background, request.method == .get else {
+            guard request.method == .get, let background = background() else {
                 return try await revalidate(entry, requestControl: requestControl, report: "fwd=stale", next: next)
             }
             refreshInBackground(entry, requestControl: requestControl, next: background)
-            return answer(
-                entry,
-                age: freshness.age,
-                report: "hit; ttl=" + String(freshness.ttl) + "; detail=stale-while-revalidate"
-            )
+            return hit(entry, freshness: freshness, revalidating: true)
         case .notCached:
             throw notCached()
         case .revalidate(let byRequest):
@@ -81,10 +78,31 @@ struct CacheLookup {
         }
     }
 
-    /// Requests that carry their own validators or ask for a range get the server's answer as it is.
-    private static func handlesItsOwnValidation(_ fields: HTTPFields) -> Bool {
-        fields[.range] != nil || fields[.ifNoneMatch] != nil || fields[.ifModifiedSince] != nil
-            || fields[.ifMatch] != nil || fields[.ifUnmodifiedSince] != nil || fields[.ifRange] != nil
+    /// The request's `Cache-Control` directives (``CacheControl/init(_:)``), or `nil` when it carries its own
+    /// validators or asks for a range: such a request gets the server's answer as it is.
+    ///
+    /// One pass over the fields, comparing names only when the first letter could match (`c`ache-control,
+    /// `p`ragma, `i`f-…, `r`ange): most requests carry none of them, and the lookups by name each walked all fields.
+    static func control(ofCachingRequest fields: HTTPFields) -> CacheControl? {
+        var mayControl = false
+        for field in fields {
+            switch field.name.canonicalName.utf8.first {
+            case UInt8(ascii: "i"):
+                let name = field.name
+                if name == .ifNoneMatch || name == .ifModifiedSince || name == .ifMatch || name == .ifUnmodifiedSince
+                    || name == .ifRange
+                {
+                    return nil
+                }
+            case UInt8(ascii: "r"):
+                if field.name == .range { return nil }
+            case UInt8(ascii: "c"), UInt8(ascii: "p"):
+                mayControl = true
+            default:
+                break
+            }
+        }
+        return mayControl ? CacheControl(fields) : CacheControl()
     }
 
     // MARK: - Forwarding
@@ -131,6 +149,7 @@ struct CacheLookup {
         stored.body = StoringBody.wrap(response.body, limit: limit) { body in
             var complete = entry
             complete.body = body
+            complete.prepareFirstHits()
             try? await store.store(complete)
         }
         return Self.reporting(stored, report + "; stored")
@@ -233,6 +252,20 @@ struct CacheLookup {
     }
 
     // MARK: - Answers
+
+    /// The response for a fresh hit, or a stale one within `stale-while-revalidate` (`revalidating`): the stored
+    /// answer with its current `Age` and a `Cache-Status` whose `ttl` is the freshness left, negative for a stale
+    /// answer (RFC 9211 section 2.6). Hits within the same second share one response (``CachedResponse/Answers``).
+    private func hit(_ entry: CachedResponse, freshness: CacheDecision.Freshness, revalidating: Bool) -> ClientResponse
+    {
+        var response = entry.hitResponse(
+            age: Int(max(0, freshness.age)),
+            ttl: freshness.ttl,
+            revalidating: revalidating
+        )
+        if request.method == .head { response.body = .empty }
+        return response
+    }
 
     /// The stored answer as a response, with its current `Age` and the cache's report.
     private func answer(_ entry: CachedResponse, at now: Date, report: String) -> ClientResponse {

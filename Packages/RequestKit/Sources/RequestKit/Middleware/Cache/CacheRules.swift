@@ -31,38 +31,33 @@ enum CacheRules {
         fields[name].flatMap { CookieDate.parse($0) }
     }
 
-    /// The `Date` of the answer, or when it arrived if it has none.
-    static func dateValue(of entry: CachedResponse) -> Date {
-        date(entry.headerFields, .date) ?? entry.responseTime
-    }
-
-    /// The corrected initial age (RFC 9111 section 4.2.3).
-    static func initialAge(of entry: CachedResponse) -> TimeInterval {
-        let apparentAge = max(0, entry.responseTime.timeIntervalSince(dateValue(of: entry)))
-        let ageValue = entry.headerFields[.age].flatMap { TimeInterval($0.trimmingOptionalWhitespace()) } ?? 0
-        let responseDelay = max(0, entry.responseTime.timeIntervalSince(entry.requestTime))
+    /// The corrected initial age (RFC 9111 section 4.2.3) of an answer with `fields` whose `Date` (or arrival, if
+    /// it has none) is `date`.
+    static func initialAge(fields: HTTPFields, date: Date, requestTime: Date, responseTime: Date) -> TimeInterval {
+        let apparentAge = max(0, responseTime.timeIntervalSince(date))
+        let ageValue = fields[.age].flatMap { TimeInterval($0.trimmingOptionalWhitespace()) } ?? 0
+        let responseDelay = max(0, responseTime.timeIntervalSince(requestTime))
         return max(apparentAge, max(0, ageValue) + responseDelay)
     }
 
     /// The current age (RFC 9111 section 4.2.3).
     static func age(of entry: CachedResponse, at now: Date) -> TimeInterval {
-        initialAge(of: entry) + max(0, now.timeIntervalSince(entry.responseTime))
+        entry.age(at: now)
     }
 
-    /// The freshness lifetime (RFC 9111 section 4.2.1 and the heuristic of 4.2.2); a private cache ignores
-    /// `s-maxage`.
-    static func lifetime(of entry: CachedResponse, control: CacheControl) -> TimeInterval {
+    /// The freshness lifetime (RFC 9111 section 4.2.1 and the heuristic of 4.2.2) of an answer with `status` and
+    /// `fields` whose `Date` (or arrival, if it has none) is `date`; a private cache ignores `s-maxage`.
+    static func lifetime(status: Int, fields: HTTPFields, date: Date, control: CacheControl) -> TimeInterval {
         if let maxAge = control.maxAge { return TimeInterval(maxAge) }
-        let fields = entry.headerFields
         if fields[.expires] != nil {
             // An invalid Expires (such as "0") means already expired.
-            guard let expires = date(fields, .expires) else { return 0 }
-            return max(0, expires.timeIntervalSince(dateValue(of: entry)))
+            guard let expires = Self.date(fields, .expires) else { return 0 }
+            return max(0, expires.timeIntervalSince(date))
         }
-        guard heuristicallyCacheable.contains(entry.status) || control.isPublic,
-            let lastModified = date(fields, .lastModified)
+        guard heuristicallyCacheable.contains(status) || control.isPublic,
+            let lastModified = Self.date(fields, .lastModified)
         else { return 0 }
-        let sinceModified = dateValue(of: entry).timeIntervalSince(lastModified)
+        let sinceModified = date.timeIntervalSince(lastModified)
         return min(max(0, sinceModified / 10), heuristicCap)
     }
 
@@ -115,7 +110,8 @@ enum CacheRules {
     /// Whether a stored answer was selected by the same values of its varying fields as `request` has
     /// (RFC 9111 section 4.1).
     static func varyMatches(_ entry: CachedResponse, _ request: ClientRequest) -> Bool {
-        guard let values = varyingValues(of: request, vary: entry.headerFields[.vary]) else { return false }
+        guard let vary = entry.head.vary else { return entry.varyingHeaderValues.isEmpty }
+        guard let values = varyingValues(of: request, vary: vary) else { return false }
         return values == entry.varyingHeaderValues
     }
 

@@ -12,17 +12,37 @@ public struct CachedResponse: Sendable, Hashable, Codable {
     /// request did not send is absent. A stored answer is used only for a request with the same values.
     public var varyingHeaderValues: [String: String]
     /// The status code.
-    public var status: Int
+    public var status: Int {
+        didSet { head = Head(status: status, headerFields: headerFields, times: times) }
+    }
     /// The response header fields (without hop-by-hop fields and the cache's own `Cache-Status`).
-    public var headerFields: HTTPFields
+    public var headerFields: HTTPFields {
+        didSet { head = Head(status: status, headerFields: headerFields, times: times) }
+    }
     /// The body, with content codings removed.
-    public var body: Data
+    public var body: Data {
+        didSet { answers = Answers() }
+    }
     /// The URL the response came from (after redirects).
-    public var url: URL
+    public var url: URL {
+        didSet { answers = Answers() }
+    }
     /// When the request that brought this answer (or last revalidated it) was sent.
-    public var requestTime: Date
+    public var requestTime: Date {
+        didSet { head = Head(status: status, headerFields: headerFields, times: times) }
+    }
     /// When that answer arrived.
-    public var responseTime: Date
+    public var responseTime: Date {
+        didSet { head = Head(status: status, headerFields: headerFields, times: times) }
+    }
+
+    /// What a lookup needs from the header fields, worked out once when the answer is made or changed rather than
+    /// at every hit.
+    private(set) var head: Head {
+        didSet { answers = Answers() }
+    }
+    /// The response last given for a hit on this answer (``Answers``); replaced whenever the answer changes.
+    private(set) var answers: Answers
 
     /// Creates a stored answer.
     public init(
@@ -43,7 +63,15 @@ public struct CachedResponse: Sendable, Hashable, Codable {
         self.url = url
         self.requestTime = requestTime
         self.responseTime = responseTime
+        self.head = Head(
+            status: status,
+            headerFields: headerFields,
+            times: (request: requestTime, response: responseTime)
+        )
+        self.answers = Answers()
     }
+
+    private var times: (request: Date, response: Date) { (requestTime, responseTime) }
 
     /// The bytes it takes in memory, roughly: the body and the header fields' names and values.
     public var byteCount: Int {
@@ -57,14 +85,12 @@ public struct CachedResponse: Sendable, Hashable, Codable {
     /// `Expires` minus `Date`, else for a status cacheable by default with a `Last-Modified` a tenth of the time
     /// since then, at most a day (the heuristic of section 4.2.2); otherwise 0. `s-maxage` is for shared caches and
     /// is ignored.
-    public var freshnessLifetime: TimeInterval {
-        CacheRules.lifetime(of: self, control: CacheControl(headerFields))
-    }
+    public var freshnessLifetime: TimeInterval { head.lifetime }
 
     /// The answer's age at `now`, in seconds (RFC 9111 section 4.2.3): its `Age`, the time it spent in transit and
     /// the time since it arrived.
     public func age(at now: Date) -> TimeInterval {
-        CacheRules.age(of: self, at: now)
+        head.initialAge + max(0, now.timeIntervalSince(responseTime))
     }
 
     /// Whether the answer is fresh at `now`: younger than its ``freshnessLifetime``.
@@ -76,11 +102,84 @@ public struct CachedResponse: Sendable, Hashable, Codable {
     /// its `stale-while-revalidate` and `stale-if-error` windows. ``CacheStore/removeExpired(now:)`` removes answers
     /// past it.
     public var expiry: Date {
-        let control = CacheControl(headerFields)
-        let lifetime = CacheRules.lifetime(of: self, control: control)
+        let control = head.control
         let staleWindow = max(control.staleWhileRevalidate ?? 0, control.staleIfError ?? 0)
-        return responseTime.addingTimeInterval(
-            lifetime - CacheRules.initialAge(of: self) + TimeInterval(staleWindow)
+        return responseTime.addingTimeInterval(head.lifetime - head.initialAge + TimeInterval(staleWindow))
+    }
+
+    // MARK: - Equality and coding (of the stored values only: the rest is worked out from them)
+
+    public static func == (lhs: CachedResponse, rhs: CachedResponse) -> Bool {
+        lhs.key == rhs.key && lhs.varyingHeaderValues == rhs.varyingHeaderValues && lhs.status == rhs.status
+            && lhs.headerFields == rhs.headerFields && lhs.body == rhs.body && lhs.url == rhs.url
+            && lhs.requestTime == rhs.requestTime && lhs.responseTime == rhs.responseTime
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(key)
+        hasher.combine(varyingHeaderValues)
+        hasher.combine(status)
+        hasher.combine(headerFields)
+        hasher.combine(body)
+        hasher.combine(url)
+        hasher.combine(requestTime)
+        hasher.combine(responseTime)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case key, varyingHeaderValues, status, headerFields, body, url, requestTime, responseTime
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            key: try container.decode(CacheKey.self, forKey: .key),
+            varyingHeaderValues: try container.decode([String: String].self, forKey: .varyingHeaderValues),
+            status: try container.decode(Int.self, forKey: .status),
+            headerFields: try container.decode(HTTPFields.self, forKey: .headerFields),
+            body: try container.decode(Data.self, forKey: .body),
+            url: try container.decode(URL.self, forKey: .url),
+            requestTime: try container.decode(Date.self, forKey: .requestTime),
+            responseTime: try container.decode(Date.self, forKey: .responseTime)
         )
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(key, forKey: .key)
+        try container.encode(varyingHeaderValues, forKey: .varyingHeaderValues)
+        try container.encode(status, forKey: .status)
+        try container.encode(headerFields, forKey: .headerFields)
+        try container.encode(body, forKey: .body)
+        try container.encode(url, forKey: .url)
+        try container.encode(requestTime, forKey: .requestTime)
+        try container.encode(responseTime, forKey: .responseTime)
+    }
+}
+
+extension CachedResponse {
+    /// The parts of a stored answer's header fields a lookup uses: its `Cache-Control` directives, freshness
+    /// lifetime, corrected initial age and `Vary`.
+    struct Head: Sendable {
+        let control: CacheControl
+        /// The freshness lifetime (RFC 9111 section 4.2.1).
+        let lifetime: TimeInterval
+        /// The corrected initial age (RFC 9111 section 4.2.3).
+        let initialAge: TimeInterval
+        /// The `Vary` field's value, `nil` when the answer has none.
+        let vary: String?
+
+        init(status: Int, headerFields: HTTPFields, times: (request: Date, response: Date)) {
+            control = CacheControl(headerFields)
+            let date = CacheRules.date(headerFields, .date) ?? times.response
+            lifetime = CacheRules.lifetime(status: status, fields: headerFields, date: date, control: control)
+            initialAge = CacheRules.initialAge(
+                fields: headerFields,
+                date: date,
+                requestTime: times.request,
+                responseTime: times.response
+            )
+            vary = headerFields[.vary]
+        }
     }
 }

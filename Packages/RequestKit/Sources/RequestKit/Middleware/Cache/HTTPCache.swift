@@ -106,13 +106,23 @@ struct CacheMiddleware: BackgroundMiddleware {
         _ request: ClientRequest,
         keeping next: @escaping @Sendable (ClientRequest) async throws -> ClientResponse
     ) async throws -> ClientResponse {
-        try await CacheLookup(cache: cache, request: request).run(next: next, background: next)
+        try await CacheLookup(cache: cache, request: request).run(next: next, background: { next })
+    }
+
+    func intercept(
+        _ request: ClientRequest,
+        next: @Sendable (ClientRequest) async throws -> ClientResponse,
+        keeping: () -> @Sendable (ClientRequest) async throws -> ClientResponse
+    ) async throws -> ClientResponse {
+        // Only a `stale-while-revalidate` hit keeps `next`, so the escaping form is made only for it.
+        try await CacheLookup(cache: cache, request: request).run(next: next, background: { keeping() })
     }
 }
 
 /// A middleware that may use `next` after it has returned: the cache's revalidation in the background, a request
-/// shared by callers who may leave before it ends. The chain calls the escaping form when ``keepsNext(for:)`` says
-/// so, and the plain `Middleware` form otherwise (an escaping `next` costs an allocation per request).
+/// shared by callers who may leave before it ends. The chain calls ``intercept(_:next:keeping:)``, which by default
+/// takes the escaping form when ``keepsNext(for:)`` says so, and the plain `Middleware` form otherwise (an escaping
+/// `next` costs an allocation per request).
 protocol BackgroundMiddleware: Middleware {
     /// Whether this request needs the escaping form.
     func keepsNext(for request: ClientRequest) -> Bool
@@ -121,4 +131,23 @@ protocol BackgroundMiddleware: Middleware {
         _ request: ClientRequest,
         keeping next: @escaping @Sendable (ClientRequest) async throws -> ClientResponse
     ) async throws -> ClientResponse
+
+    /// Intercepts with the plain `next` at hand and `keeping` to make the escaping one: a step that learns only
+    /// while it runs whether it keeps `next` calls `keeping` then.
+    func intercept(
+        _ request: ClientRequest,
+        next: @Sendable (ClientRequest) async throws -> ClientResponse,
+        keeping: () -> @Sendable (ClientRequest) async throws -> ClientResponse
+    ) async throws -> ClientResponse
+}
+
+extension BackgroundMiddleware {
+    func intercept(
+        _ request: ClientRequest,
+        next: @Sendable (ClientRequest) async throws -> ClientResponse,
+        keeping: () -> @Sendable (ClientRequest) async throws -> ClientResponse
+    ) async throws -> ClientResponse {
+        if keepsNext(for: request) { return try await intercept(request, keeping: keeping()) }
+        return try await intercept(request, next: next)
+    }
 }

@@ -19,15 +19,15 @@ public final class MemoryCacheStore: CacheStore {
     private struct Slot {
         var variants: [CachedResponse]
         var bytes: Int
-        /// The neighbours in the recency list: `newer` towards the most recently used key.
-        var newer: CacheKey? = nil
-        var older: CacheKey? = nil
+        /// When the key was last used, on the store's use counter: a hit writes one number instead of moving the
+        /// key in a list, and eviction looks for the smallest.
+        var lastUse: UInt64
     }
 
     private struct State {
         var slots: [CacheKey: Slot] = [:]
-        var newest: CacheKey?
-        var oldest: CacheKey?
+        /// Counts the uses of keys, for ``Slot/lastUse``.
+        var uses: UInt64 = 0
         var bytes = 0
         var entries = 0
     }
@@ -53,9 +53,10 @@ public final class MemoryCacheStore: CacheStore {
 
     public func entries(for key: CacheKey) async throws -> [CachedResponse] {
         state.withLock { state in
-            guard let slot = state.slots[key] else { return [] }
-            Self.touch(key, in: &state)
-            return slot.variants
+            guard let index = state.slots.index(forKey: key) else { return [] }
+            state.uses += 1
+            state.slots.values[index].lastUse = state.uses
+            return state.slots.values[index].variants
         }
     }
 
@@ -63,19 +64,16 @@ public final class MemoryCacheStore: CacheStore {
         let size = entry.byteCount
         guard size <= maximumBytes, maximumEntries > 0 else { return }
         state.withLock { state in
-            var variants = state.slots[entry.key]?.variants ?? []
-            Self.unlink(entry.key, in: &state)
+            var variants = Self.unlink(entry.key, in: &state)?.variants ?? []
             variants.removeAll { $0.varyingHeaderValues == entry.varyingHeaderValues }
             variants.append(entry)
             Self.link(entry.key, variants: variants, in: &state)
-            while state.bytes > maximumBytes || state.entries > maximumEntries, let oldest = state.oldest {
-                Self.unlink(oldest, in: &state)
-            }
+            evictLeastRecentlyUsed(in: &state)
         }
     }
 
     public func remove(_ key: CacheKey) async throws {
-        state.withLock { Self.unlink(key, in: &$0) }
+        state.withLock { _ = Self.unlink(key, in: &$0) }
     }
 
     public func removeExpired(now: Date) async throws {
@@ -94,39 +92,42 @@ public final class MemoryCacheStore: CacheStore {
         state.withLock { $0 = State() }
     }
 
-    // MARK: - The recency list
+    // MARK: - Recency
 
     /// Adds `key` as the most recently used.
     private static func link(_ key: CacheKey, variants: [CachedResponse], in state: inout State) {
         let bytes = variants.reduce(0) { $0 + $1.byteCount }
-        link(key, Slot(variants: variants, bytes: bytes), in: &state)
+        state.uses += 1
+        state.slots[key] = Slot(variants: variants, bytes: bytes, lastUse: state.uses)
+        state.bytes += bytes
+        state.entries += variants.count
     }
 
-    private static func link(_ key: CacheKey, _ slot: Slot, in state: inout State) {
-        var slot = slot
-        slot.newer = nil
-        slot.older = state.newest
-        state.slots[key] = slot
-        if let newest = state.newest { state.slots[newest]?.newer = key }
-        state.newest = key
-        if state.oldest == nil { state.oldest = key }
-        state.bytes += slot.bytes
-        state.entries += slot.variants.count
-    }
-
-    /// Removes `key` and its variants.
-    private static func unlink(_ key: CacheKey, in state: inout State) {
-        guard let slot = state.slots.removeValue(forKey: key) else { return }
-        if let newer = slot.newer { state.slots[newer]?.older = slot.older } else { state.newest = slot.older }
-        if let older = slot.older { state.slots[older]?.newer = slot.newer } else { state.oldest = slot.newer }
+    /// Removes `key` and its variants, returning what was stored.
+    @discardableResult
+    private static func unlink(_ key: CacheKey, in state: inout State) -> Slot? {
+        guard let slot = state.slots.removeValue(forKey: key) else { return nil }
         state.bytes -= slot.bytes
         state.entries -= slot.variants.count
+        return slot
     }
 
-    /// Makes `key` the most recently used.
-    private static func touch(_ key: CacheKey, in state: inout State) {
-        guard state.newest != key, let slot = state.slots[key] else { return }
-        unlink(key, in: &state)
-        link(key, slot, in: &state)
+    /// Removes the least recently used keys until the store is within its bounds: the oldest found in one pass,
+    /// and the keys sorted by use only when more than one must go.
+    private func evictLeastRecentlyUsed(in state: inout State) {
+        guard isOverBounds(state),
+            let oldest = state.slots.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
+        else { return }
+        Self.unlink(oldest, in: &state)
+        guard isOverBounds(state) else { return }
+        let byUse = state.slots.map { (key: $0.key, lastUse: $0.value.lastUse) }.sorted { $0.lastUse < $1.lastUse }
+        for victim in byUse {
+            guard isOverBounds(state) else { return }
+            Self.unlink(victim.key, in: &state)
+        }
+    }
+
+    private func isOverBounds(_ state: State) -> Bool {
+        state.bytes > maximumBytes || state.entries > maximumEntries
     }
 }
