@@ -213,6 +213,9 @@ let package = Package(
                 .product(name: "LocatorKit", package: "LocatorKit"),
                 .product(name: "RequestKit", package: "RequestKit"),
                 .product(name: "RequestKitAsyncHTTPClient", package: "RequestKit"),
+                // fleet's persistent HTTP cache, and the StoreError a file that cannot be one throws.
+                .product(name: "RequestStoreCache", package: "Adapters"),
+                .product(name: "StoreKitLite", package: "StoreKitLite"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Apps/FleetCLI",
@@ -289,9 +292,13 @@ let package = Package(
                 .product(name: "ModelKit", package: "ModelKit"),
                 .product(name: "LocatorKit", package: "LocatorKit"),
                 .product(name: "RequestKit", package: "RequestKit"),
+                .product(name: "RequestKitAsyncHTTPClient", package: "RequestKit"),
+                .product(name: "RequestKitTesting", package: "RequestKit"),
                 .product(name: "StoreKitLite", package: "StoreKitLite"),
                 .product(name: "StoreKitLiteTesting", package: "StoreKitLite"),
                 .product(name: "RequestStoreCache", package: "Adapters"),
+                // Built before the tests: the first of two processes sharing one cache file is the real binary.
+                "fleet",
             ],
             path: "Tests/IntegrationTests",
             swiftSettings: sharedSwiftSettings

@@ -40,8 +40,8 @@ public struct DownloadCommand: FleetRunnable {
             let target = try RawTarget(url, environment: services.environment)
             let client =
                 target.sameOrigin
-                ? try services.requestClient()
-                : RequestClient(environment: target.environment, transport: try services.transport())
+                ? try await services.requestClient()
+                : try await services.otherHostClient(target.environment)
             let result: DownloadResult
             let path = target.path
             let resume = resume

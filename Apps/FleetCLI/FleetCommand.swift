@@ -6,13 +6,23 @@ public struct FleetCommand: ParsableCommand {
         commandName: "fleet",
         abstract: "Manage a vehicle fleet served by fleetd.",
         discussion: """
-            Talks to fleetd's v1 or v2 API (--api), keeps an offline copy (fleet sync, --offline), switches \
-            between daemons (fleet env), and sends raw requests and downloads for debugging.
+            Talks to fleetd's v1 or v2 API (--api), keeps an offline copy (fleet sync, --offline) and an HTTP \
+            cache, switches between daemons (fleet env), and sends raw requests and downloads for debugging.
+
+            CACHE AND OFFLINE:
+              GET answers are kept in http-cache.sqlite in the data folder (below; at most 32 MiB in 2,000 answers, \
+            none over 4 MiB; the least recently used go first). A repeated read asks fleetd with If-None-Match and \
+            uses the kept answer when it says 304 Not Modified. Deleting the file clears the cache; a file that is \
+            not a cache is left alone and fleet goes on without one, with a warning.
+              --offline never reaches fleetd. 'vehicles get' and 'vehicles list' read the offline copy that 'fleet \
+            sync' made; a vehicle the copy does not hold, or a listing before the first sync, comes from the cache \
+            (v2 answers, shown in v1's shape with --api v1). 'fleet request --offline' answers a GET from the cache \
+            alone. Nothing in either: exit code 5.
 
             CONFIGURATION:
               Environments live in config.json in $FLEET_CONFIG_DIR, else $XDG_CONFIG_HOME/fleet, else \
-            ~/.config/fleet. The built-in environment 'local' is http://127.0.0.1:8080. Offline copies live in \
-            $FLEET_DATA_DIR, else $XDG_DATA_HOME/fleet, else ~/.local/share/fleet.
+            ~/.config/fleet. The built-in environment 'local' is http://127.0.0.1:8080. Offline copies and the HTTP \
+            cache live in the data folder: $FLEET_DATA_DIR, else $XDG_DATA_HOME/fleet, else ~/.local/share/fleet.
               The token for writes: --token, else $FLEET_TOKEN, else the environment's token or token file (fleet \
             env add --token, --token-file), else, for a daemon on loopback on the default daemon's port \
             ($FLEETD_PORT, else the port in its fleetd.json, else 8080), the token fleetd wrote to its data folder \

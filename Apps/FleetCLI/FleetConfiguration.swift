@@ -130,7 +130,8 @@ enum FleetPaths {
         return home(environment).appendingPathComponent(".config/fleet")
     }
 
-    /// `$FLEET_DATA_DIR`, else `$XDG_DATA_HOME/fleet`, else `~/.local/share/fleet`: the offline copies.
+    /// `$FLEET_DATA_DIR`, else `$XDG_DATA_HOME/fleet`, else `~/.local/share/fleet`: the offline copies and
+    /// the HTTP cache.
     static func dataFolder(_ environment: [String: String]) -> URL {
         if let folder = environment["FLEET_DATA_DIR"], !folder.isEmpty { return URL(fileURLWithPath: folder) }
         if let base = environment["XDG_DATA_HOME"], !base.isEmpty {
@@ -152,6 +153,11 @@ enum FleetPaths {
     static func offlineCopy(_ environment: [String: String], name: String) -> URL {
         let safe = String(name.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" })
         return dataFolder(environment).appendingPathComponent("offline-\(safe).sqlite")
+    }
+
+    /// The persistent HTTP cache, shared by every environment (answers are kept by URL).
+    static func httpCache(_ environment: [String: String]) -> URL {
+        dataFolder(environment).appendingPathComponent("http-cache.sqlite")
     }
 
     /// Whether a URL's host is the loopback interface.

@@ -24,7 +24,7 @@ public enum FleetExitCode {
         switch error.code {
         case .unreachable: unreachable
         case .unauthorized: unauthorized
-        case .notFound: notFound
+        case .notFound, .notCached: notFound
         case .conflict, .preconditionFailed: conflict
         case .validation, .invalidInput: validation
         default: failure
@@ -51,7 +51,7 @@ public enum FleetExitCode {
           2  usage error (unknown option, missing or bad argument)
           3  fleetd cannot be reached
           4  unauthorized: the token is missing or wrong
-          5  not found: no such vehicle, environment or path
+          5  not found: no such vehicle, environment or path (offline: not in the copy or the cache)
           6  conflict: stale revision, duplicate plate, precondition failed
           7  validation: the input was refused (field paths are listed)
           130  fleet download interrupted by Ctrl-C (the partial file is kept)

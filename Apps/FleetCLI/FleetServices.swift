@@ -5,8 +5,11 @@ import RequestKit
 import RequestKitAsyncHTTPClient
 import Synchronization
 
-/// The composition root of `fleet`: one locator with the environment service, the transport, the request client,
-/// the fleet client and the offline copy, each created on first use.
+/// The composition root of `fleet`: one locator with the environment service, the transport, the persistent HTTP
+/// cache, the request client, the fleet client and the offline copy, each created on first use.
+///
+/// The request client reads and keeps answers in the cache file (``CacheFile``); opening it is `async`, so the
+/// request client, and what is built on it, is resolved with `await`.
 ///
 /// The transport owns an `HTTPClient`, so ``shutdown()`` must run before the process exits; it shuts the
 /// transport down only when something created it (`fleet env list` never does).
@@ -79,19 +82,23 @@ final class FleetServices: Sendable {
                 try EnvironmentService([environment], current: environment.name)
             }
             try locator.register(AsyncHTTPClientTransport.self) { _ in transports.make() }
+            let cacheURL = FleetPaths.httpCache(context.environment)
+            try locator.register(CacheFile.self) { _ in await CacheFile.open(at: cacheURL, context: context) }
             try locator.register(RequestClient.self) { resolver in
                 var settings = RequestClient.Configuration()
-                let token = try resolver.resolve(Credentials.self).token
+                let token = try await resolver.resolve(Credentials.self).token
+                // The token is added below the cache: what the cache keeps does not depend on it.
                 settings.middleware = [FleetClient.authorizationDecorator(token: token)]
                 settings.retryPolicy = FleetServices.retryPolicy
+                settings.cache = try await resolver.resolve(CacheFile.self).cache
                 return RequestClient(
-                    environment: try resolver.resolve(EnvironmentService.self),
-                    transport: try resolver.resolve(AsyncHTTPClientTransport.self),
+                    environment: try await resolver.resolve(EnvironmentService.self),
+                    transport: try await resolver.resolve(AsyncHTTPClientTransport.self),
                     configuration: settings
                 )
             }
             try locator.register(FleetClient.self) { resolver in
-                FleetClient(requestClient: try resolver.resolve(RequestClient.self))
+                FleetClient(requestClient: try await resolver.resolve(RequestClient.self))
             }
             let copyURL = FleetPaths.offlineCopy(context.environment, name: environment.name)
             try locator.register(OfflineCopy.self) { _ in try await OfflineCopy.open(at: copyURL) }
@@ -107,18 +114,37 @@ final class FleetServices: Sendable {
     }
 
     /// The fleet client for the chosen environment.
-    func fleetClient() throws(CommandFailure) -> FleetClient {
-        try resolve(FleetClient.self)
+    func fleetClient() async throws(CommandFailure) -> FleetClient {
+        try await resolve(FleetClient.self)
     }
 
-    /// The request client for the chosen environment (with the token).
-    func requestClient() throws(CommandFailure) -> RequestClient {
-        try resolve(RequestClient.self)
+    /// A fleet client whose reads answer from the HTTP cache alone and never reach the daemon (`--offline`), or
+    /// `nil` when the cache file cannot be used.
+    func cachedReads() async throws(CommandFailure) -> FleetClient? {
+        guard try await cache() != nil else { return nil }
+        return FleetClient(requestClient: try await requestClient(), readPolicy: .onlyIfCached)
     }
 
-    /// A transport for requests to other hosts, which never carry the token.
-    func transport() throws(CommandFailure) -> AsyncHTTPClientTransport {
-        try resolve(AsyncHTTPClientTransport.self)
+    /// The request client for the chosen environment (with the token and the HTTP cache).
+    func requestClient() async throws(CommandFailure) -> RequestClient {
+        try await resolve(RequestClient.self)
+    }
+
+    /// The persistent HTTP cache, or `nil` when its file cannot be used.
+    func cache() async throws(CommandFailure) -> HTTPCache? {
+        try await resolve(CacheFile.self).cache
+    }
+
+    /// A request client for another host (an absolute URL given to `fleet request` or `fleet download`): the
+    /// transport and the HTTP cache, but never the token.
+    func otherHostClient(_ environment: ServiceEnvironment) async throws(CommandFailure) -> RequestClient {
+        var settings = RequestClient.Configuration()
+        settings.cache = try await cache()
+        return RequestClient(
+            environment: environment,
+            transport: try await resolve(AsyncHTTPClientTransport.self),
+            configuration: settings
+        )
     }
 
     /// The offline copy of the chosen environment.
@@ -155,6 +181,14 @@ final class FleetServices: Sendable {
     private func resolve<Service: Sendable>(_ type: Service.Type) throws(CommandFailure) -> Service {
         do {
             return try locator.resolve(type)
+        } catch {
+            throw CommandFailure("cannot create \(type): \(error)")
+        }
+    }
+
+    private func resolve<Service: Sendable>(_ type: Service.Type) async throws(CommandFailure) -> Service {
+        do {
+            return try await locator.resolve(type)
         } catch {
             throw CommandFailure("cannot create \(type): \(error)")
         }

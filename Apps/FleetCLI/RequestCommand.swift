@@ -14,6 +14,10 @@ public struct RequestCommand: FleetRunnable {
             PATH is resolved against the environment (v2/vehicles, /health) and carries the token; an absolute \
             URL reaches any server, and then no token is sent unless it is the environment's own origin. The exit \
             code follows the status: 0 below 400, else as for the other commands (4 for 401, 5 for 404, …).
+
+            GET answers are kept in fleet's HTTP cache (see 'fleet --help') and revalidated as the server asks; with \
+            --offline a GET or HEAD is answered from that cache alone, never sent, and exits with 5 when nothing \
+            usable is kept for it.
             """
     )
 
@@ -40,6 +44,9 @@ public struct RequestCommand: FleetRunnable {
     @Flag(name: [.customShort("i"), .customLong("include")], help: "Also print the response header fields.")
     public var include = false
 
+    @Flag(help: "Answer a GET or HEAD from fleet's HTTP cache only, without sending it.")
+    public var offline = false
+
     public init() {}
 
     /// The largest response body `fleet request` holds and prints; larger ones are for `fleet download`.
@@ -55,6 +62,9 @@ public struct RequestCommand: FleetRunnable {
             throw ArgumentParser.ValidationError("\"\(method)\" is not an HTTP method.")
         }
         for header in headers { _ = try Self.parseHeader(header) }
+        if offline, !["GET", "HEAD"].contains(method.uppercased()) {
+            throw ArgumentParser.ValidationError("--offline answers GET and HEAD requests only.")
+        }
     }
 
     static func parseHeader(_ text: String) throws -> (HTTPField.Name, String) {
@@ -91,12 +101,22 @@ public struct RequestCommand: FleetRunnable {
             let target = try RawTarget(path, environment: services.environment)
             let client: RequestClient
             if target.sameOrigin {
-                client = try services.requestClient()
+                client = try await services.requestClient()
             } else {
                 // Another host: a client of its own with no token middleware.
-                client = RequestClient(environment: target.environment, transport: try services.transport())
+                client = try await services.otherHostClient(target.environment)
             }
-            let request = ClientRequest(method: httpMethod, url: target.url, headerFields: fields, body: body)
+            var request = ClientRequest(method: httpMethod, url: target.url, headerFields: fields, body: body)
+            if offline {
+                // Without a cache the policy would change nothing and the request would be sent.
+                guard try await services.cache() != nil else {
+                    throw FleetClientError(
+                        code: .notCached,
+                        message: "fleet's HTTP cache cannot be used, so nothing can be answered offline"
+                    )
+                }
+                request.cachePolicy = .onlyIfCached
+            }
             let response: ClientResponse
             let bytes: Data
             do {
@@ -106,6 +126,14 @@ public struct RequestCommand: FleetRunnable {
                 throw CommandFailure(
                     "the response body is larger than \(ProgressBar.size(Int64(Self.maximumBodyBytes))), the most "
                         + "'fleet request' prints; save it to a file with 'fleet download \(path) --to FILE'"
+                )
+            } catch let error as RequestKitError where error.code == .notCached {
+                throw FleetClientError(
+                    code: .notCached,
+                    message: "\(httpMethod) \(target.url.absoluteString) has no usable answer in fleet's HTTP cache "
+                        + "(answers are kept from GET requests made online)",
+                    url: target.url,
+                    underlying: error
                 )
             } catch {
                 let requestError =

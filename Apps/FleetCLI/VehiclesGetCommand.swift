@@ -1,5 +1,7 @@
 public import ArgumentParser
 import FleetClient
+import FleetModels
+import ModelKit
 import RequestKit
 
 /// `fleet vehicles get ID`.
@@ -14,7 +16,7 @@ public struct VehiclesGetCommand: FleetRunnable {
     @Argument(help: "The vehicle's ID (a UUID).")
     public var id: String
 
-    @Flag(help: "Read the offline copy (see 'fleet sync') instead of the daemon.")
+    @Flag(help: "Read the offline copy (see 'fleet sync'), else fleet's HTTP cache, instead of the daemon.")
     public var offline = false
 
     public init() {}
@@ -26,11 +28,12 @@ public struct VehiclesGetCommand: FleetRunnable {
         let output = VehicleOutput(context: context, json: global.json)
         try await withServices(global, context) { services in
             if offline {
-                guard let vehicle = try await services.offlineCopy().vehicle(id) else {
+                // The synced copy first; a vehicle it does not hold may have been read online since.
+                guard let vehicle = try await offlineVehicle(id, services) else {
                     throw FleetClientError(
                         code: .notFound,
-                        message: "vehicle \(id) is not in the offline copy of \"\(services.environment.name)\" "
-                            + "(run 'fleet sync' to refresh it)"
+                        message: "vehicle \(id) is neither in the offline copy of \"\(services.environment.name)\" "
+                            + "nor in fleet's HTTP cache (run 'fleet sync' to refresh the copy)"
                     )
                 }
                 switch global.api {
@@ -39,11 +42,23 @@ public struct VehiclesGetCommand: FleetRunnable {
                 }
                 return
             }
-            let client = try services.fleetClient()
+            let client = try await services.fleetClient()
             switch global.api {
             case .v2: try output.one(try await client.v2.get(id))
             case .v1: try output.one(try await client.v1.get(id))
             }
+        }
+    }
+
+    /// The vehicle from the offline copy, else from the HTTP cache (the v2 answer, whatever `--api` says), else `nil`.
+    private func offlineVehicle(_ id: ModelID<Vehicle>, _ services: FleetServices) async throws -> V2.Vehicle? {
+        if let vehicle = try await services.offlineCopy().vehicle(id) { return vehicle }
+        guard let cached = try await services.cachedReads() else { return nil }
+        do {
+            return try await cached.v2.get(id)
+        } catch {
+            guard error.code == .notCached else { throw error }
+            return nil
         }
     }
 }

@@ -26,7 +26,7 @@ public struct VehiclesListCommand: FleetRunnable {
     @Option(name: .customLong("page-size"), help: "Vehicles per page requested from the v2 API (1-500).")
     public var pageSize: Int?
 
-    @Flag(help: "Read the offline copy (see 'fleet sync') instead of the daemon.")
+    @Flag(help: "Read the offline copy (see 'fleet sync'), else fleet's HTTP cache, instead of the daemon.")
     public var offline = false
 
     public init() {}
@@ -44,21 +44,14 @@ public struct VehiclesListCommand: FleetRunnable {
         let output = VehicleOutput(context: context, json: global.json)
         try await withServices(global, context) { services in
             if offline {
-                let copy = try await services.offlineCopy()
-                let vehicles = try await copy.vehicles(matching: query)
-                if try await copy.lastSynced() == nil {
-                    context.output.line(
-                        "note: the offline copy of \"\(services.environment.name)\" is empty; run 'fleet sync' first",
-                        to: .standardError
-                    )
-                }
+                let vehicles = try await offlineVehicles(query, services, context)
                 switch global.api {
                 case .v2: try output.list(vehicles)
                 case .v1: try output.list(vehicles.map(V1Conversion.v1))
                 }
                 return
             }
-            let client = try services.fleetClient()
+            let client = try await services.fleetClient()
             switch global.api {
             case .v2:
                 try output.list(try await client.v2.all(query))
@@ -70,6 +63,41 @@ public struct VehiclesListCommand: FleetRunnable {
                 }
                 try output.list(vehicles)
             }
+        }
+    }
+}
+
+extension VehiclesListCommand {
+    /// The vehicles from the offline copy; before the first sync, the same listing from the HTTP cache (every v2
+    /// page of it, whatever `--api` says) when it holds one, else none, with a note.
+    private func offlineVehicles(
+        _ query: VehicleQuery,
+        _ services: FleetServices,
+        _ context: CommandContext
+    ) async throws -> [V2.Vehicle] {
+        let copy = try await services.offlineCopy()
+        if try await copy.lastSynced() != nil {
+            return try await copy.vehicles(matching: query)
+        }
+        if let cached = try await services.cachedReads(), let vehicles = try await Self.cachedListing(query, cached) {
+            return vehicles
+        }
+        context.output.line(
+            "note: the offline copy of \"\(services.environment.name)\" is empty; run 'fleet sync' first",
+            to: .standardError
+        )
+        return []
+    }
+}
+
+extension VehiclesListCommand {
+    /// Every page of the listing from the cache, or `nil` when it was not listed online with these filters yet.
+    private static func cachedListing(_ query: VehicleQuery, _ cached: FleetClient) async throws -> [V2.Vehicle]? {
+        do {
+            return try await cached.v2.all(query)
+        } catch {
+            guard error.code == .notCached else { throw error }
+            return nil
         }
     }
 }

@@ -29,7 +29,7 @@ public struct VehiclesRemoveCommand: FleetRunnable {
     func execute(_ context: CommandContext) async throws {
         let id = try FleetClient.vehicleID(self.id)
         try await withServices(global, context) { services in
-            let client = try services.fleetClient()
+            let client = try await services.fleetClient()
             switch global.api {
             case .v2: try await client.v2.delete(id, ifMatch: revision)
             case .v1: try await client.v1.delete(id)

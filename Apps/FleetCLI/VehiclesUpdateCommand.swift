@@ -61,7 +61,7 @@ public struct VehiclesUpdateCommand: FleetRunnable {
         let id = try FleetClient.vehicleID(self.id)
         let output = VehicleOutput(context: context, json: global.json)
         try await withServices(global, context) { services in
-            let client = try services.fleetClient()
+            let client = try await services.fleetClient()
             switch global.api {
             case .v2:
                 let serviced = try lastServiced.map { try DateArgument.parse($0, option: "--last-serviced") }

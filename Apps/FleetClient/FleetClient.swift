@@ -19,10 +19,17 @@ public import RequestKit
 public struct FleetClient: Sendable {
     /// The request client every call goes through.
     public let requestClient: RequestClient
+    /// How reads (`GET`) use the request client's HTTP cache; writes always go to the daemon.
+    ///
+    /// `.useProtocol` (the default) reuses what the daemon allows and revalidates the rest; `.onlyIfCached` answers
+    /// from the cache alone and fails with ``FleetClientError/Code/notCached`` when it holds no answer. Without a
+    /// cache in the request client the policy changes nothing, so an offline reader checks that it has one.
+    public var readPolicy: CachePolicy
 
     /// A client over `requestClient` (its environment names the daemon).
-    public init(requestClient: RequestClient) {
+    public init(requestClient: RequestClient, readPolicy: CachePolicy = .useProtocol) {
         self.requestClient = requestClient
+        self.readPolicy = readPolicy
     }
 
     /// The v1 operations (plain arrays, the frozen v1 shape).
@@ -65,6 +72,7 @@ public struct FleetClient: Sendable {
     func response<Response: Sendable>(
         for endpoint: Endpoint<Response>
     ) async throws(FleetClientError) -> DecodedResponse<Response> {
+        let endpoint = endpoint.method == .get ? endpoint.cachePolicy(readPolicy) : endpoint
         do {
             return try await requestClient.response(for: endpoint)
         } catch {

@@ -12,7 +12,7 @@ public struct FleetClientError: Error, Sendable, CustomStringConvertible {
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Value: String, Sendable {
             case unreachable, unauthorized, notFound, conflict, preconditionFailed, validation, server, transport
-            case invalidInput, offlineStore, invalidResponse
+            case invalidInput, offlineStore, invalidResponse, notCached
         }
 
         private let value: Value
@@ -40,6 +40,8 @@ public struct FleetClientError: Error, Sendable, CustomStringConvertible {
         public static let offlineStore = Code(.offlineStore)
         /// The server answered something that does not follow the contract.
         public static let invalidResponse = Code(.invalidResponse)
+        /// A read that may answer only from the HTTP cache (offline) found no usable answer there; nothing was sent.
+        public static let notCached = Code(.notCached)
 
         public var description: String { value.rawValue }
     }
@@ -109,6 +111,15 @@ extension FleetClientError {
         let where_ = Self.origin(of: error.url ?? baseURL)
         if error.code == .unacceptableStatus, let status = error.status {
             self = Self.fromStatus(status, problem: problem, url: error.url, underlying: error)
+            return
+        }
+        if error.code == .notCached {
+            self.init(
+                code: .notCached,
+                message: "no answer for \(error.url?.absoluteString ?? error.subject) is in the cache",
+                url: error.url,
+                underlying: error
+            )
             return
         }
         if error.code == .offline || Self.isUnreachable(error) {

@@ -136,13 +136,14 @@ enum JSONCoding {
         return ByteBuffer(bytes: writer.bytes)
     }
 
-    /// `Content-Type: application/json`, plus `eTag` when given, and with `revalidate`, `Cache-Control: no-cache`:
-    /// an answer that changes with every write may be stored by a client but must be revalidated before reuse.
+    /// `Content-Type: application/json`, plus `eTag` when given, and with `revalidate`, `Cache-Control: max-age=0`:
+    /// an answer that changes with every write may be stored by a client, is stale at once and so revalidated before
+    /// reuse, and may still stand in for the daemon when the client is offline (which `no-cache` would forbid).
     static func headers(eTag: String? = nil, revalidate: Bool = false) -> HTTPFields {
         var fields = HTTPFields()
         fields[.contentType] = "application/json"
         if let eTag { fields[.eTag] = eTag }
-        if revalidate { fields[.cacheControl] = "no-cache" }
+        if revalidate { fields[.cacheControl] = "max-age=0" }
         return fields
     }
 

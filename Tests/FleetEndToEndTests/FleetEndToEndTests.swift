@@ -161,6 +161,73 @@ struct FleetEndToEndTests {
         #expect(down.error.contains("is it running"), "\(down.error)")
     }
 
+    /// fleetd's count of `GET` answers on `route`, by status, from its `/metrics`.
+    func answers(_ cli: CLI, route: String) async throws -> [String: Int] {
+        let metrics = await cli.run(["request", "GET", "/metrics"])
+        #expect(metrics.code == 0, "\(metrics.error)")
+        var counts: [String: Int] = [:]
+        for line in metrics.output.split(separator: "\n") where line.hasPrefix("fleetd_http_requests_total{") {
+            guard line.contains(#"method="GET""#), line.contains(#"route="\#(route)""#),
+                let statusRange = line.range(of: #"status=""#),
+                let value = line.split(separator: " ").last.flatMap({ Double($0) })
+            else { continue }
+            let status = line[statusRange.upperBound...].prefix { $0 != "\"" }
+            counts[String(status), default: 0] += Int(value)
+        }
+        return counts
+    }
+
+    @Test("a repeated read is revalidated and answered 304; offline, fleet's cache answers once fleetd is gone")
+    func persistentCache() async throws {
+        let binary = try #require(DaemonProcess.located.binary)
+        let daemon = try await DaemonProcess(binary: binary)
+        defer { daemon.removeData() }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-e2e-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cli = CLI(folder: folder)
+        #expect(await cli.run(["env", "add", "e2e", daemon.baseURL.absoluteString, "--use"]).code == 0)
+        let created = try await withClient(daemon) { client in
+            try await client.v2.create(V2.VehicleInput(plate: "CACHE-1", make: "Scania", model: "R", modelYear: 2020))
+        }
+        let id = created.id.uuidString
+        let route = "/v2/vehicles/{id}"
+
+        let first = await cli.run(["vehicles", "get", id, "--json"])
+        #expect(first.code == 0, "\(first.error)")
+        #expect(try await answers(cli, route: route) == ["200": 1])
+        let second = await cli.run(["vehicles", "get", id, "--json"])
+        #expect(second.code == 0, "\(second.error)")
+        #expect(second.output == first.output)
+        #expect(try await answers(cli, route: route) == ["200": 1, "304": 1], "the second read was revalidated")
+
+        // A write changes the answer: the next read is a full one again, never the kept copy.
+        _ = try await withClient(daemon) { client in
+            try await client.v2.update(created.id, V2.VehiclePatch(model: "S"), ifMatch: created.revision)
+        }
+        let changed = await cli.run(["vehicles", "get", id, "--json"])
+        #expect(try JSONValue(parsing: changed.output)["model"] == .string("S"))
+        #expect(try await answers(cli, route: route) == ["200": 2, "304": 1])
+
+        let listed = await cli.run(["vehicles", "list", "--json"])
+        #expect(listed.code == 0, "\(listed.error)")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("data/http-cache.sqlite").path))
+
+        // fleetd is gone and no sync ever ran: the cache answers what was read.
+        #expect(await daemon.stop() == 0)
+        let offline = await cli.run(["vehicles", "get", id, "--offline", "--json"])
+        #expect(offline.code == 0, "\(offline.error)")
+        #expect(offline.output == changed.output)
+        let offlineList = await cli.run(["vehicles", "list", "--offline", "--json"])
+        #expect(offlineList.code == 0, "\(offlineList.error)")
+        #expect(offlineList.output == listed.output)
+        #expect(!offlineList.error.contains("run 'fleet sync' first"))
+        let raw = await cli.run(["request", "GET", "v2/vehicles/\(id)", "--offline"])
+        #expect(raw.code == 0, "\(raw.error)")
+        #expect(raw.output.contains(#""model":"S""#) || raw.output.contains(#""model": "S""#), "\(raw.output)")
+        let online = await cli.run(["vehicles", "get", id])
+        #expect(online.code == FleetExitCode.unreachable, "without --offline, fleet still asks fleetd")
+    }
+
     @Test("the data survives a restart on the same data directory")
     func restart() async throws {
         let binary = try #require(DaemonProcess.located.binary)
