@@ -42,14 +42,16 @@ public struct FleetDaemon: Sendable {
         )
         let metrics = try locator.resolve(FleetMetrics.self)
         let cache = configuration.readCacheBytes > 0 ? try locator.resolve(ReadResponseCache.self) : nil
+        let store = try locator.resolve(FleetStore.self)
         let built = FleetRoutes.makeRouter(
             service: try locator.resolve(FleetService.self),
             settings: try locator.resolve(FleetHTTPSettings.self),
             metrics: metrics,
             cache: cache,
-            store: try locator.resolve(FleetStore.self),
+            store: store,
             metricsText: {
                 if let cache { metrics.publish(cache) }
+                metrics.publish(store)
                 return registry.emitToString()
             }
         )

@@ -1,7 +1,9 @@
 import Dispatch
+import Foundation
 import HTTPTypes
 import Hummingbird
 public import Metrics
+import StoreKitLite
 import Synchronization
 
 /// The daemon's metrics, made through an injected swift-metrics factory (Prometheus in `fleetd`), so tests and
@@ -13,10 +15,15 @@ import Synchronization
 /// - `fleetd_read_cache_requests_total{result="hit"|"miss"}`, `fleetd_read_cache_entries`,
 ///   `fleetd_read_cache_bytes`: the ``ReadResponseCache``, brought up to date when `/metrics` is read, so that reads
 ///   pay nothing for them.
+/// - On a store other daemons share (PostgreSQL): `fleetd_change_feed_connected` (1 while the other daemons' writes
+///   are followed), `fleetd_change_feed_batches_total` (their commits delivered) and
+///   `fleetd_change_feed_last_read_age_seconds`, also brought up to date when `/metrics` is read.
 public final class FleetMetrics: Sendable {
     private let factory: any MetricsFactory
     /// The cache's hits and misses as last published; counters grow by the difference.
     private let publishedCache = Mutex<(hits: Int, misses: Int)>((0, 0))
+    /// The change feed's delivered batches as last published.
+    private let publishedBatches = Mutex(0)
     private let counters = Mutex<[CounterKey: Counter]>([:])
     private let timers = Mutex<[TimerKey: Metrics.Timer]>([:])
 
@@ -49,6 +56,21 @@ public final class FleetMetrics: Sendable {
             .increment(by: Int64(newMisses))
         Gauge(label: "fleetd_read_cache_entries", factory: factory).record(now.entries)
         Gauge(label: "fleetd_read_cache_bytes", factory: factory).record(now.bytes)
+    }
+
+    /// Publishes the change feed's figures, for a store other daemons share.
+    func publish(_ store: FleetStore) {
+        guard let status = store.changeFeedStatus else { return }
+        let newBatches = publishedBatches.withLock { published in
+            defer { published = status.deliveredBatches }
+            return status.deliveredBatches - published
+        }
+        Gauge(label: "fleetd_change_feed_connected", factory: factory).record(status.isConnected ? 1 : 0)
+        Counter(label: "fleetd_change_feed_batches_total", factory: factory).increment(by: Int64(max(0, newBatches)))
+        if let lastRead = status.lastRead {
+            Gauge(label: "fleetd_change_feed_last_read_age_seconds", factory: factory)
+                .record(max(0, Date().timeIntervalSince(lastRead)))
+        }
     }
 
     func record(method: HTTPRequest.Method, route: String, status: Int, nanoseconds: UInt64) {

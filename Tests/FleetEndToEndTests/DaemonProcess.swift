@@ -33,16 +33,19 @@ final class DaemonProcess: Sendable {
     }
 
     /// Starts fleetd and waits until it logs the port it listens on.
-    init(binary: URL, dataDirectory: URL? = nil) async throws {
+    ///
+    /// - Parameter extraArguments: more flags (`--database`, say), after the defaults.
+    init(binary: URL, dataDirectory: URL? = nil, extraArguments: [String] = []) async throws {
         self.dataDirectory =
             dataDirectory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("fleetd-e2e-\(UUID().uuidString)")
         let process = Process()
         process.executableURL = binary
-        process.arguments = [
-            "--port", "0", "--data-dir", self.dataDirectory.path, "--token", Self.token, "--log-format", "json",
-            "--durability", "normal",
-        ]
+        process.arguments =
+            [
+                "--port", "0", "--data-dir", self.dataDirectory.path, "--token", Self.token, "--log-format", "json",
+                "--durability", "normal",
+            ] + extraArguments
         process.environment = ["PATH": "/usr/bin:/bin", "HOME": self.dataDirectory.path]
         let errors = Pipe()
         process.standardError = errors
@@ -93,6 +96,12 @@ final class DaemonProcess: Sendable {
         if process.isRunning { process.terminate() }
         for await _ in exited {}
         return process.terminationStatus
+    }
+
+    /// Kills the process with SIGKILL (no shutdown of any kind) and waits until it is gone.
+    func kill() async {
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        for await _ in exited {}
     }
 
     func removeData() {

@@ -112,6 +112,8 @@ struct SharedPostgresTests {
                     try await Task.sleep(for: .milliseconds(10))
                 }
                 #expect(try await b.send(.get, "/health", token: nil).string("changeFeed") == "following")
+                let metrics = try await b.send(.get, "/metrics", token: nil).text
+                #expect(metrics.contains("fleetd_change_feed_connected 1"), "\(metrics)")
                 for _ in 0..<3 {
                     #expect(try await b.send(.get, "/v2/vehicles/\(id)", token: nil).string("model") == "FH")
                 }
