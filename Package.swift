@@ -221,6 +221,18 @@ let package = Package(
             path: "Apps/FleetCLI",
             swiftSettings: sharedSwiftSettings
         ),
+        // The process StoreKitLite's crash tests kill with SIGKILL while it commits (IntegrationTests/StoreCrashTests).
+        .executableTarget(
+            name: "storekitlite-crash-writer",
+            dependencies: [
+                .product(name: "ModelKit", package: "ModelKit"),
+                .product(name: "StoreKitLite", package: "StoreKitLite"),
+                .product(name: "StoreKitLiteSQLite", package: "StoreKitLite"),
+                .product(name: "StoreKitLitePostgres", package: "StoreKitLite"),
+            ],
+            path: "Tests/StoreCrashWriter",
+            swiftSettings: sharedSwiftSettings
+        ),
         .executableTarget(
             name: "fleet",
             dependencies: ["FleetCLI"],
@@ -299,6 +311,8 @@ let package = Package(
                 .product(name: "RequestStoreCache", package: "Adapters"),
                 // Built before the tests: the first of two processes sharing one cache file is the real binary.
                 "fleet",
+                // Built before the tests: the writer the crash tests kill.
+                "storekitlite-crash-writer",
             ],
             path: "Tests/IntegrationTests",
             swiftSettings: sharedSwiftSettings
