@@ -1,4 +1,6 @@
 import Foundation
+import Logging
+import PostgresNIO
 import StoreKitLite
 import StoreKitLitePostgres
 import Testing
@@ -248,4 +250,94 @@ extension StoreValue {
     fileprivate static func < (lhs: StoreValue, rhs: StoreValue) -> Bool {
         StoreValue.order(lhs, rhs) == .ascending
     }
+}
+
+extension PostgresBackendTests {
+    /// The connection a commit runs on is terminated by the server while the commit waits for a row lock: the
+    /// commit fails with a typed error, nothing of its batch is written, and the pool opens a new connection for
+    /// the next commit by itself.
+    @Test(.enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason))
+    func aConnectionDroppedMidCommitWritesNothingAndThePoolRecovers() async throws {
+        let schema = PostgresTestDatabase.freshSchema()
+        var configuration = try PostgresTestDatabase.configuration(schema: schema)
+        configuration.changeFeed = .thisProcess
+        let backend = PostgresBackend(configuration: configuration)
+        try await backend.migrate(to: Self.model)
+        let locked = Self.row("locked")
+        try await backend.apply(Self.inserting([locked]))
+        var stored = locked
+        stored.revision = 1
+
+        // Another session holds the row's lock, so the commit below waits inside its transaction.
+        let admin = try PostgresTestDatabase.makeClient()
+        let run = Task { await admin.run() }
+        defer { run.cancel() }
+        let release = AsyncStream<Void>.makeStream()
+        let lockTaken = AsyncStream<Void>.makeStream()
+        let holder = Task {
+            try await admin.withConnection { connection in
+                try await connection.query("BEGIN", logger: Self.logger)
+                try await connection.query(
+                    PostgresQuery(
+                        unsafeSQL: "SELECT 1 FROM \"\(schema)\".items WHERE id = $1 FOR UPDATE",
+                        binds: {
+                            var binds = PostgresBindings(); binds.append(locked.id); return binds
+                        }()
+                    ),
+                    logger: Self.logger
+                )
+                lockTaken.continuation.finish()
+                for await _ in release.stream {}
+                try await connection.query("ROLLBACK", logger: Self.logger)
+            }
+        }
+        defer { release.continuation.finish() }
+        for await _ in lockTaken.stream {}
+
+        var changed = stored
+        changed.values[1] = .integer(7)
+        let batch = ChangeBatch(entities: [
+            EntityChanges(
+                entity: Self.items,
+                inserts: [Self.row("newcomer")],
+                updates: [RowUpdate(row: changed, changedColumns: [1])]
+            )
+        ])
+        let commit = Task { try await backend.apply(batch) }
+        // Terminate the connection that waits for the lock, once it waits.
+        var terminated = false
+        let deadline = ContinuousClock.now + .seconds(15)
+        while !terminated, ContinuousClock.now < deadline {
+            let rows = try await admin.query(
+                PostgresQuery(
+                    unsafeSQL: """
+                        SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                        WHERE wait_event_type = 'Lock' AND query LIKE $1
+                        """,
+                    binds: {
+                        var binds = PostgresBindings(); binds.append("%\(schema)%"); return binds
+                    }()
+                ),
+                logger: Self.logger
+            )
+            for try await row in rows where try row.decode(Bool.self) { terminated = true }
+            if !terminated { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(terminated)
+        let error = await #expect(throws: StoreError.self) { try await commit.value }
+        #expect(error != nil)
+        release.continuation.finish()
+        try await holder.value
+
+        // Nothing of the batch: no newcomer, the locked row unchanged.
+        let rows = try await backend.fetch(RowQuery(entity: Self.items))
+        #expect(rows.map(\.id) == [locked.id])
+        #expect(rows.first?.values[1] == .null)
+        // The pool replaces the lost connection: the same batch now commits.
+        try await backend.apply(batch)
+        #expect(try await backend.count(RowQuery(entity: Self.items), excluding: []) == 2)
+        try await backend.close()
+    }
+
+    static let logger = Logger(label: "postgres-backend-tests")
 }
