@@ -27,6 +27,8 @@ let package = Package(
         // StoreKitLite, and GRDB as its comparison baseline (the raw C API comes through GRDBSQLite).
         .package(path: "../Packages/StoreKitLite"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // Raw postgres-nio (COPY FROM STDIN, multi-row INSERTs, plain queries): StoreKitLite on PostgreSQL's baseline.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // RequestKit, and raw AsyncHTTPClient (with NIO for its byte buffers) as its comparison baseline.
         .package(path: "../Packages/RequestKit"),
         // StoreKitLite as RequestKit's persistent cache, measured against the in-memory cache.
@@ -77,6 +79,20 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             path: "Benchmarks/StoreKitLiteBenchmarks",
+            swiftSettings: sharedSwiftSettings,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // Needs a server: STOREKITLITE_POSTGRES_URL (Scripts/postgres run -- …); without it, it measures nothing.
+        .executableTarget(
+            name: "StoreKitLitePostgresBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "StoreKitLite", package: "StoreKitLite"),
+                .product(name: "StoreKitLitePostgres", package: "StoreKitLite"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Benchmarks/StoreKitLitePostgresBenchmarks",
             swiftSettings: sharedSwiftSettings,
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
