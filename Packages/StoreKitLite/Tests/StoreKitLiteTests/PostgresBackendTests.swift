@@ -249,4 +249,3 @@ extension StoreValue {
         StoreValue.order(lhs, rhs) == .ascending
     }
 }
-
