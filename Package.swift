@@ -125,6 +125,22 @@ let package = Package(
             path: "Packages/Adapters/Tests/ServiceShapesTests",
             swiftSettings: sharedSwiftSettings
         ),
+        .testTarget(
+            name: "ServiceModulesTests",
+            dependencies: [
+                .product(name: "ServiceModules", package: "Adapters"),
+                .product(name: "ModelKit", package: "ModelKit"),
+                .product(name: "LocatorKit", package: "LocatorKit"),
+                .product(name: "RequestKit", package: "RequestKit"),
+                .product(name: "RequestKitAsyncHTTPClient", package: "RequestKit"),
+                .product(name: "RequestKitTesting", package: "RequestKit"),
+                .product(name: "StoreKitLite", package: "StoreKitLite"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Packages/Adapters/Tests/ServiceModulesTests",
+            swiftSettings: sharedSwiftSettings
+        ),
 
         // MARK: - Apps: libraries (testable) and one @main file per executable
         .target(
@@ -142,6 +158,7 @@ let package = Package(
                 .product(name: "StoreKitLite", package: "StoreKitLite"),
                 .product(name: "StoreKitLiteSQLite", package: "StoreKitLite"),
                 .product(name: "StoreKitLitePostgres", package: "StoreKitLite"),
+                .product(name: "ServiceModules", package: "Adapters"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -215,6 +232,7 @@ let package = Package(
                 .product(name: "RequestKitAsyncHTTPClient", package: "RequestKit"),
                 // fleet's persistent HTTP cache, and the StoreError a file that cannot be one throws.
                 .product(name: "RequestStoreCache", package: "Adapters"),
+                .product(name: "ServiceModules", package: "Adapters"),
                 .product(name: "StoreKitLite", package: "StoreKitLite"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

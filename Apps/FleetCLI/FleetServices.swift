@@ -3,16 +3,17 @@ import Foundation
 import LocatorKit
 import RequestKit
 import RequestKitAsyncHTTPClient
-import Synchronization
+import ServiceModules
 
-/// The composition root of `fleet`: one locator with the environment service, the transport, the persistent HTTP
-/// cache, the request client, the fleet client and the offline copy, each created on first use.
+/// The composition root of `fleet`: one locator with the environment service, the request client stack (its
+/// transport, the persistent HTTP cache and the client, from ``RequestClientModule``), the fleet client and the
+/// offline copy, each created on first use.
 ///
-/// The request client reads and keeps answers in the cache file (``CacheFile``); opening it is `async`, so the
-/// request client, and what is built on it, is resolved with `await`.
+/// The client stack opens the cache file (``CacheFile``) when it is made; that is `async`, so the request client,
+/// and what is built on it, is resolved with `await`.
 ///
-/// The transport owns an `HTTPClient`, so ``shutdown()`` must run before the process exits; it shuts the
-/// transport down only when something created it (`fleet env list` never does).
+/// The transport owns an `HTTPClient`, so ``shutdown()`` must run before the process exits; it closes only what was
+/// created (`fleet env list` creates no transport).
 final class FleetServices: Sendable {
     /// The resolved token, kept apart from the rest so that it never shows in a locator dump.
     struct Credentials: Sendable {
@@ -25,7 +26,7 @@ final class FleetServices: Sendable {
     let environment: ServiceEnvironment
     /// Where the token came from (or why there is none), for the message of a `401`.
     let tokenResolution: TokenResolution
-    private let transports: TransportHolder
+    private let lifecycles: ModuleLifecycles
 
     /// How fleet rides out a daemon that is restarting: a refused connection, a connection closed before the
     /// answer, a `502`/`503`/`504` are tried again, up to 7 attempts in all, waiting 100 ms, 200 ms, 400 ms, then
@@ -70,9 +71,20 @@ final class FleetServices: Sendable {
         let credentials = Credentials(token: resolution.token)
         // A daemon on loopback answers a connect at once or not at all: there a refused connection is final (no
         // retries until the connect timeout), so "is it running?" comes at once.
-        let transports = TransportHolder(
-            connectTimeout: context.connectTimeout,
-            retries: !FleetPaths.isLoopback(environment.baseURL)
+        var transport = AsyncHTTPClientTransport.Configuration()
+        transport.connectTimeout = context.connectTimeout
+        transport.retriesConnectionEstablishment = !FleetPaths.isLoopback(environment.baseURL)
+        var settings = RequestClient.Configuration()
+        // The token is added below the cache: what the cache keeps does not depend on it.
+        settings.middleware = [FleetClient.authorizationDecorator(token: credentials.token)]
+        settings.retryPolicy = FleetServices.retryPolicy
+        let client = RequestClientModule(
+            environmentName: environment.name,
+            baseURL: chosen.url,
+            configuration: settings,
+            transport: transport,
+            cache: .file(path: FleetPaths.httpCache(context.environment).path, limits: CacheFile.limits),
+            cacheUnavailable: { path, error in CacheFile.warn(path: path, error: error, context: context) }
         )
         let locator = Locator(name: "fleet")
         do {
@@ -81,27 +93,13 @@ final class FleetServices: Sendable {
             try locator.register(EnvironmentService.self) { _ in
                 try EnvironmentService([environment], current: environment.name)
             }
-            try locator.register(AsyncHTTPClientTransport.self) { _ in transports.make() }
-            let cacheURL = FleetPaths.httpCache(context.environment)
-            try locator.register(CacheFile.self) { _ in await CacheFile.open(at: cacheURL, context: context) }
-            try locator.register(RequestClient.self) { resolver in
-                var settings = RequestClient.Configuration()
-                let token = try await resolver.resolve(Credentials.self).token
-                // The token is added below the cache: what the cache keeps does not depend on it.
-                settings.middleware = [FleetClient.authorizationDecorator(token: token)]
-                settings.retryPolicy = FleetServices.retryPolicy
-                settings.cache = try await resolver.resolve(CacheFile.self).cache
-                return RequestClient(
-                    environment: try await resolver.resolve(EnvironmentService.self),
-                    transport: try await resolver.resolve(AsyncHTTPClientTransport.self),
-                    configuration: settings
-                )
-            }
+            try locator.installChecked([client])
             try locator.register(FleetClient.self) { resolver in
                 FleetClient(requestClient: try await resolver.resolve(RequestClient.self))
             }
             let copyURL = FleetPaths.offlineCopy(context.environment, name: environment.name)
             try locator.register(OfflineCopy.self) { _ in try await OfflineCopy.open(at: copyURL) }
+            lifecycles = try locator.resolve(ModuleLifecycles.self)
         } catch {
             throw CommandFailure("cannot set up fleet's services: \(error)")
         }
@@ -110,7 +108,6 @@ final class FleetServices: Sendable {
         self.configuration = configuration
         self.environment = environment
         self.tokenResolution = resolution
-        self.transports = transports
     }
 
     /// The fleet client for the chosen environment.
@@ -132,19 +129,13 @@ final class FleetServices: Sendable {
 
     /// The persistent HTTP cache, or `nil` when its file cannot be used.
     func cache() async throws(CommandFailure) -> HTTPCache? {
-        try await resolve(CacheFile.self).cache
+        try await resolve(RequestClientStack.self).cache
     }
 
     /// A request client for another host (an absolute URL given to `fleet request` or `fleet download`): the
     /// transport and the HTTP cache, but never the token.
     func otherHostClient(_ environment: ServiceEnvironment) async throws(CommandFailure) -> RequestClient {
-        var settings = RequestClient.Configuration()
-        settings.cache = try await cache()
-        return RequestClient(
-            environment: environment,
-            transport: try await resolve(AsyncHTTPClientTransport.self),
-            configuration: settings
-        )
+        try await resolve(RequestClientStack.self).client(for: environment)
     }
 
     /// The offline copy of the chosen environment.
@@ -173,9 +164,9 @@ final class FleetServices: Sendable {
         )
     }
 
-    /// Shuts the transport down if it was created.
+    /// Shuts the transport down and closes the cache file, if they were created.
     func shutdown() async {
-        await transports.shutdown()
+        try? await lifecycles.shutdown()
     }
 
     private func resolve<Service: Sendable>(_ type: Service.Type) throws(CommandFailure) -> Service {
@@ -192,34 +183,5 @@ final class FleetServices: Sendable {
         } catch {
             throw CommandFailure("cannot create \(type): \(error)")
         }
-    }
-}
-
-/// Creates the one transport of a run and remembers it, so that it can be shut down.
-private final class TransportHolder: Sendable {
-    private let transport = Mutex<AsyncHTTPClientTransport?>(nil)
-    private let connectTimeout: Duration
-    private let retries: Bool
-
-    init(connectTimeout: Duration, retries: Bool) {
-        self.connectTimeout = connectTimeout
-        self.retries = retries
-    }
-
-    func make() -> AsyncHTTPClientTransport {
-        transport.withLock { transport in
-            if let transport { return transport }
-            var configuration = AsyncHTTPClientTransport.Configuration()
-            configuration.connectTimeout = connectTimeout
-            configuration.retriesConnectionEstablishment = retries
-            let created = AsyncHTTPClientTransport(configuration: configuration)
-            transport = created
-            return created
-        }
-    }
-
-    func shutdown() async {
-        let created = transport.withLock { $0 }
-        try? await created?.shutdown()
     }
 }

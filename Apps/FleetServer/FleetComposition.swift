@@ -4,8 +4,8 @@ public import LocatorKit
 public import Logging
 import Metrics
 public import Prometheus
+import ServiceModules
 public import StoreKitLite
-import StoreKitLitePostgres
 import StoreKitLiteSQLite
 
 /// The daemon's composition root: every service `fleetd` is made of, registered once in a frozen LocatorKit
@@ -15,8 +15,8 @@ import StoreKitLiteSQLite
 /// |---|---|---|
 /// | ``FleetConfiguration``, `Logger`, `PrometheusCollectorRegistry` | instance | the caller |
 /// | ``FleetMetrics`` | lazy | the registry, through `PrometheusMetricsFactory` |
-/// | ``FleetStore`` | lazy | a `SQLiteBackend` at ``FleetConfiguration/databasePath``, or a `PostgresBackend` for a `postgres://` URL |
-/// | `PersistenceService` | lazy | the store's backend |
+/// | `StoreStack`, `PersistenceService`, `ModuleLifecycles` | lazy | a `StoreModule` for ``FleetConfiguration/databasePath``: a SQLite file, or PostgreSQL for a `postgres://` URL |
+/// | ``FleetStore`` | lazy | the store stack |
 /// | ``VehicleRepository`` | lazy | the persistence service |
 /// | ``FleetService`` | lazy | the repository and the maintenance policy |
 /// | ``ReadResponseCache`` | lazy | the fleet service and ``FleetConfiguration/readCacheBytes`` |
@@ -24,12 +24,15 @@ import StoreKitLiteSQLite
 public enum FleetComposition {
     /// A frozen container for `configuration`. `token` is the bearer token writes need (see
     /// ``FleetDaemon/resolveToken(_:logger:)``).
+    ///
+    /// - Throws: `ModuleConfigurationError` listing what is wrong with the store's settings (nothing is opened
+    ///   then); `LocatorError` for a registration that fails.
     public static func makeLocator(
         configuration: FleetConfiguration,
         token: String,
         logger: Logger,
         registry: PrometheusCollectorRegistry
-    ) throws(LocatorError) -> Locator {
+    ) throws -> Locator {
         let locator = Locator(name: "fleetd")
         try locator.register(configuration)
         try locator.register(logger)
@@ -39,33 +42,18 @@ public enum FleetComposition {
                 factory: PrometheusMetricsFactory(registry: try resolver.resolve(PrometheusCollectorRegistry.self))
             )
         }
-        try locator.register(FleetStore.self) { resolver in
-            let configuration = try resolver.resolve(FleetConfiguration.self)
-            let logger = try resolver.resolve(Logger.self)
-            if configuration.isPostgres, let url = configuration.database {
-                let postgres: PostgresBackend.Configuration
-                do throws(StoreError) {
-                    postgres = try PostgresBackend.Configuration(url: url)
-                } catch {
-                    throw FleetError(.unavailable, "database: \(error.detail)")
-                }
-                return FleetStore(postgres: PostgresBackend(configuration: postgres, logger: logger))
-            }
-            return FleetStore(
-                sqlite: SQLiteBackend(
-                    path: configuration.databasePath,
-                    execution: configuration.storeExecution == .suspending ? .suspending : .callingThread,
-                    durability: configuration.durability == .full ? .full : .normal,
-                    logger: logger
-                )
-            )
-        }
-        try locator.register(PersistenceService.self) { resolver in
-            PersistenceService(
+        try locator.installChecked([
+            StoreModule(
+                url: configuration.databasePath,
                 model: StoreVehicleRepository.storeModel,
-                backend: try resolver.resolve(FleetStore.self).backend
+                sqlite: StoreModule.SQLiteOptions(
+                    execution: configuration.storeExecution == .suspending ? .suspending : .callingThread,
+                    durability: configuration.durability == .full ? .full : .normal
+                ),
+                logger: logger
             )
-        }
+        ])
+        try locator.register(FleetStore.self) { resolver in FleetStore(try resolver.resolve(StoreStack.self)) }
         try locator.register((any VehicleRepository).self) { resolver in
             StoreVehicleRepository(store: try resolver.resolve(PersistenceService.self))
         }
@@ -106,16 +94,14 @@ public struct FleetStore: Sendable {
     public let kind: String
     private let feedStatus: @Sendable () -> ChangeFeedStatus?
 
-    init(sqlite backend: SQLiteBackend) {
-        self.backend = backend
-        kind = "sqlite"
-        feedStatus = { nil }
-    }
-
-    init(postgres backend: PostgresBackend) {
-        self.backend = backend
-        kind = "postgresql"
-        feedStatus = { backend.changeFeedStatus }
+    init(_ stack: StoreStack) {
+        backend = stack.backend
+        kind = stack.kind.rawValue
+        if stack.kind == .postgresql {
+            feedStatus = { stack.changeFeedStatus }
+        } else {
+            feedStatus = { nil }
+        }
     }
 
     /// Whether other daemons may write the store (PostgreSQL): their writes then reach this one through the change

@@ -8,6 +8,7 @@ import Metrics
 import NIOCore
 import Prometheus
 import ServiceLifecycle
+import ServiceModules
 import StoreKitLite
 import UnixSignals
 
@@ -128,12 +129,15 @@ public struct FleetDaemon: Sendable {
         defer { lock?.release() }
         let fleet = try await locator.resolve(FleetService.self)
         try await fleet.waitUntilReady()
-        let store = StoreShutdownService(service: fleet, logger: logger)
+        // Shut down in reverse order: the server first (finishing the requests in flight), then the change feed,
+        // then the store and what else the modules opened.
+        let modules = try await locator.resolve(ModuleLifecycles.self).services.map {
+            ServiceGroupConfiguration.ServiceConfiguration(service: $0)
+        }
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: [
-                    // Shut down in reverse order: the server first, then the store.
-                    .init(service: store),
+                services: modules + [
+                    .init(service: FeedShutdownService(service: fleet)),
                     .init(service: makeApplication(onServerRunning: onServerRunning)),
                 ],
                 gracefulShutdownSignals: [.sigterm, .sigint],
@@ -202,25 +206,14 @@ public struct FleetDaemon: Sendable {
     }
 }
 
-/// Holds the store open while the daemon runs and closes it on graceful shutdown, after the server (listed after
-/// it in the service group) has finished its in-flight requests.
-struct StoreShutdownService: Service {
+/// Stops following the other daemons' writes on graceful shutdown, after the server (listed after it in the service
+/// group) has finished its in-flight requests and before the store (listed before it) closes.
+struct FeedShutdownService: Service {
     let service: FleetService
-    let logger: Logger
 
     func run() async throws {
         try? await gracefulShutdown()
-        do {
-            // Closing checkpoints the write-ahead log through an async GRDB write, which refuses to start in a
-            // cancelled task; when the group is cancelled rather than signalled, the store would then be left
-            // open and unflushed. A detached task does not inherit the cancellation.
-            let service = service
-            try await Task.detached { try await service.close() }.value
-            logger.info("store closed")
-        } catch {
-            logger.error("closing the store failed", metadata: ["fleetd.error": "\(error)"])
-            throw error
-        }
+        service.stopFollowing()
     }
 }
 

@@ -196,8 +196,13 @@ public final class FleetService: Sendable {
 
     /// Closes the store; call once, when shutting down.
     public func close() async throws(FleetError) {
-        feedTask.withLock { $0?.cancel() }
+        stopFollowing()
         try await repository.close()
+    }
+
+    /// Stops following other processes' writes (see ``follow(_:)``); the daemon does it before its store closes.
+    public func stopFollowing() {
+        feedTask.withLock { $0?.cancel() }
     }
 
     // MARK: - Rules

@@ -20,6 +20,8 @@ let package = Package(
         .library(name: "RequestStoreCache", targets: ["RequestStoreCache"]),
         // Callbacks with a completion queue and a cancel token, protocol-keyed and named lookup.
         .library(name: "ServiceShapes", targets: ["ServiceShapes"]),
+        // LocatorKit modules for a store chosen by URL and an HTTP client, with their lifecycle services.
+        .library(name: "ServiceModules", targets: ["ServiceModules"]),
     ],
     dependencies: [
         .package(path: "../ModelKit"),
@@ -28,6 +30,9 @@ let package = Package(
         .package(path: "../StoreKitLite"),
         // HTTP field and method names in the tests.
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // The modules' lifecycle services, and their loggers.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .target(
@@ -48,6 +53,36 @@ let package = Package(
                 .product(name: "RequestKit", package: "RequestKit"),
                 .product(name: "StoreKitLite", package: "StoreKitLite"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .target(
+            name: "ServiceModules",
+            dependencies: [
+                "RequestStoreCache",
+                .product(name: "LocatorKit", package: "LocatorKit"),
+                .product(name: "RequestKit", package: "RequestKit"),
+                .product(name: "RequestKitAsyncHTTPClient", package: "RequestKit"),
+                .product(name: "StoreKitLite", package: "StoreKitLite"),
+                .product(name: "StoreKitLiteSQLite", package: "StoreKitLite"),
+                .product(name: "StoreKitLitePostgres", package: "StoreKitLite"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .testTarget(
+            name: "ServiceModulesTests",
+            dependencies: [
+                "ServiceModules",
+                .product(name: "ModelKit", package: "ModelKit"),
+                .product(name: "LocatorKit", package: "LocatorKit"),
+                .product(name: "RequestKit", package: "RequestKit"),
+                .product(name: "RequestKitAsyncHTTPClient", package: "RequestKit"),
+                .product(name: "RequestKitTesting", package: "RequestKit"),
+                .product(name: "StoreKitLite", package: "StoreKitLite"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: sharedSwiftSettings
         ),
