@@ -307,11 +307,29 @@ let package = Package(
                 "FleetModels",
                 // Built before the tests so the suite can start the real binary.
                 "fleetd",
+                "FleetTestSupport",
                 .product(name: "ModelKit", package: "ModelKit"),
                 .product(name: "RequestKit", package: "RequestKit"),
                 .product(name: "RequestKitAsyncHTTPClient", package: "RequestKit"),
             ],
             path: "Tests/FleetEndToEndTests",
+            swiftSettings: sharedSwiftSettings
+        ),
+
+        // A third app on the modules fleetd and fleet are built on: a sync job, kept to a page and compiled with the rest.
+        .executableTarget(
+            name: "fleet-sync",
+            dependencies: [
+                .product(name: "ServiceModules", package: "Adapters"),
+                .product(name: "LocatorKit", package: "LocatorKit"),
+                .product(name: "ModelKit", package: "ModelKit"),
+                .product(name: "RequestKit", package: "RequestKit"),
+                .product(name: "StoreKitLite", package: "StoreKitLite"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "docs/examples/fleet-sync",
             swiftSettings: sharedSwiftSettings
         ),
 
@@ -331,6 +349,12 @@ let package = Package(
                 "fleet",
                 // Built before the tests: the writer the crash tests kill.
                 "storekitlite-crash-writer",
+                // Built before the tests: the third app on the modules, run against a real fleetd.
+                "fleet-sync",
+                "fleetd",
+                "FleetTestSupport",
+                .product(name: "ServiceModules", package: "Adapters"),
+                .product(name: "StoreKitLiteSQLite", package: "StoreKitLite"),
             ],
             path: "Tests/IntegrationTests",
             swiftSettings: sharedSwiftSettings

@@ -1,5 +1,6 @@
 import FleetClient
 import FleetModels
+import FleetTestSupport
 import Foundation
 import ModelKit
 import RequestKit

@@ -1,6 +1,7 @@
 import FleetCLI
 import FleetClient
 import FleetModels
+import FleetTestSupport
 import Foundation
 import ModelKit
 import RequestKit

@@ -1,41 +1,46 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// A real `fleetd` process on a free loopback port, with its own data directory, started from the binary the
 /// build put next to the test bundle (or `$FLEETD_BINARY`).
-final class DaemonProcess: Sendable {
-    static let token = "end-to-end-token"
+public final class DaemonProcess: Sendable {
+    public static let token = "end-to-end-token"
 
-    let dataDirectory: URL
-    let port: Int
+    public let dataDirectory: URL
+    public let port: Int
     private let process: Process
     /// Finishes when the process has exited.
     private let exited: AsyncStream<Void>
     private let log: LogBuffer
 
-    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }  // an integer port always makes a valid URL
-    var logText: String { log.text.withLock { $0 } }
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }  // an integer port always makes a valid URL
+    public var logText: String { log.text.withLock { $0 } }
 
     /// The fleetd binary, or `nil` with the reason the suite is skipped.
-    static let located: (binary: URL?, reason: String) = binary()
+    public static let located: (binary: URL?, reason: String) = binary()
 
     /// The fleetd binary, or `nil` (with the reason) when it has not been built.
     private static func binary() -> (URL?, String) {
         if let explicit = ProcessInfo.processInfo.environment["FLEETD_BINARY"] {
             return (URL(fileURLWithPath: explicit), "")
         }
+        return builtExecutable(named: "fleetd")
+    }
+
+    /// An executable of the package the build put next to the test bundle, or `nil` with the reason it is missing.
+    public static func builtExecutable(named name: String) -> (URL?, String) {
         let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         for candidate in [products, products.deletingLastPathComponent()] {
-            let url = candidate.appendingPathComponent("fleetd")
+            let url = candidate.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: url.path) { return (url, "") }
         }
-        return (nil, "fleetd is not built next to \(products.path): run `swift build` first (or set FLEETD_BINARY)")
+        return (nil, "\(name) is not built next to \(products.path): run `swift build` first")
     }
 
     /// Starts fleetd and waits until it logs the port it listens on.
     ///
     /// - Parameter extraArguments: more flags (`--database`, say), after the defaults.
-    init(binary: URL, dataDirectory: URL? = nil, extraArguments: [String] = []) async throws {
+    public init(binary: URL, dataDirectory: URL? = nil, extraArguments: [String] = []) async throws {
         self.dataDirectory =
             dataDirectory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("fleetd-e2e-\(UUID().uuidString)")
@@ -92,19 +97,19 @@ final class DaemonProcess: Sendable {
     }
 
     /// Sends SIGTERM and waits for the process to exit; returns its exit status.
-    func stop() async -> Int32 {
+    public func stop() async -> Int32 {
         if process.isRunning { process.terminate() }
         for await _ in exited {}
         return process.terminationStatus
     }
 
     /// Kills the process with SIGKILL (no shutdown of any kind) and waits until it is gone.
-    func kill() async {
+    public func kill() async {
         if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
         for await _ in exited {}
     }
 
-    func removeData() {
+    public func removeData() {
         try? FileManager.default.removeItem(at: dataDirectory)
     }
 
@@ -123,7 +128,7 @@ final class LogBuffer: Sendable {
     let text = Mutex("")
 }
 
-struct DaemonError: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
+public struct DaemonError: Error, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
 }
