@@ -41,6 +41,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // Module settings read by key in ServiceModulesTests.
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
         // Event loops, and the HTTP request parts fleetd's own channel handlers see (HTTPRequestPart).
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
@@ -137,6 +139,7 @@ let package = Package(
                 .product(name: "StoreKitLite", package: "StoreKitLite"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Configuration", package: "swift-configuration"),
             ],
             path: "Packages/Adapters/Tests/ServiceModulesTests",
             swiftSettings: sharedSwiftSettings

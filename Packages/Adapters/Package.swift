@@ -33,6 +33,8 @@ let package = Package(
         // The modules' lifecycle services, and their loggers.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // Module settings read from environment variables, files or flags.
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
     ],
     targets: [
         .target(
@@ -68,6 +70,7 @@ let package = Package(
                 .product(name: "StoreKitLitePostgres", package: "StoreKitLite"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Configuration", package: "swift-configuration"),
             ],
             swiftSettings: sharedSwiftSettings
         ),
@@ -83,6 +86,7 @@ let package = Package(
                 .product(name: "StoreKitLite", package: "StoreKitLite"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Configuration", package: "swift-configuration"),
             ],
             swiftSettings: sharedSwiftSettings
         ),

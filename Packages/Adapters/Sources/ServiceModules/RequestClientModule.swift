@@ -58,6 +58,8 @@ public struct RequestClientModule: ValidatedModule {
     public var cacheUnavailable: (@Sendable (_ path: String, _ error: StoreError) -> Void)?
     /// Where the transport and the module log, if anywhere.
     public var logger: Logger?
+    /// What was missing or mistyped when the settings were read from a configuration reader.
+    var settingProblems: [String] = []
 
     public init(
         name: String? = nil,
@@ -83,9 +85,10 @@ public struct RequestClientModule: ValidatedModule {
     var resolvedEnvironmentName: String { environmentName ?? name ?? "default" }
 
     public func problems() -> [String] {
-        var problems: [String] = []
+        var problems = settingProblems
         if baseURL.trimmingCharacters(in: .whitespaces).isEmpty {
-            problems.append("\(label): the base URL is empty")
+            // Read from a configuration, a missing base URL is already a problem of its own.
+            if settingProblems.isEmpty { problems.append("\(label): the base URL is empty") }
         } else {
             do throws(RequestKitError) {
                 _ = try ServiceEnvironment(name: resolvedEnvironmentName, baseURL: baseURL)
@@ -111,7 +114,7 @@ public struct RequestClientModule: ValidatedModule {
                 problems.append("\(label): an in-memory cache needs room for at least one byte and one answer")
             }
         case .file(let path, let limits):
-            if path.isEmpty { problems.append("\(label): the cache file's path is empty") }
+            if path.isEmpty, settingProblems.isEmpty { problems.append("\(label): the cache file's path is empty") }
             if limits.maximumBytes <= 0 || limits.maximumEntries <= 0 {
                 problems.append("\(label): a cache file needs room for at least one byte and one answer")
             }

@@ -53,6 +53,8 @@ public struct StoreModule: ValidatedModule {
     public var sqlite: SQLiteOptions
     /// Where the backend logs, if anywhere.
     public var logger: Logger?
+    /// What was missing or mistyped when the settings were read from a configuration reader.
+    var settingProblems: [String] = []
 
     public init(
         name: String? = nil,
@@ -75,7 +77,7 @@ public struct StoreModule: ValidatedModule {
     var label: String { "store" + (name.map { " \"\($0)\"" } ?? "") }
 
     public func problems() -> [String] {
-        var problems: [String] = []
+        var problems = settingProblems
         do throws(StoreError) {
             try model.validate()
         } catch {
@@ -83,7 +85,10 @@ public struct StoreModule: ValidatedModule {
         }
         switch StoreLocation(url) {
         case .none:
-            problems.append("\(label): the URL is empty; give a file path, `memory` or a postgres:// URL")
+            // Read from a configuration, a missing URL is already a problem of its own.
+            if settingProblems.isEmpty {
+                problems.append("\(label): the URL is empty; give a file path, `memory` or a postgres:// URL")
+            }
         case .unsupported(let scheme):
             problems.append(
                 "\(label): the URL scheme \(scheme): is not a store; give a file path, `memory` or a postgres:// URL"

@@ -1,3 +1,4 @@
+import Configuration
 import Foundation
 import LocatorKit
 import Logging
@@ -5,6 +6,7 @@ import ModelKit
 import ServiceLifecycle
 import ServiceModules
 import StoreKitLite
+import StoreKitLiteSQLite
 import Testing
 
 /// A record of the sample store.
@@ -192,5 +194,64 @@ struct FinalSaveWorker: Service {
         } catch {
             finalSave.withLock { $0 = .failure("\(error)") }
         }
+    }
+}
+
+/// Settings read by key from swift-configuration providers: what is missing or mistyped is one more problem in the
+/// one error.
+struct ConfigurationReadingTests {
+    @Test func missingAndMistypedKeysAreReportedWithEveryOtherProblem() throws {
+        let config = ConfigReader(
+            provider: InMemoryProvider(values: [
+                "store.durability": "sometimes",
+                "store.maximumSizeBytes": "lots",
+                "billing.baseURL": "https://billing.example.invalid/v1/",
+                "billing.connectTimeoutSeconds": "soon",
+                "billing.maximumConnectionsPerHost": 0,
+                "billing.cache": "file",
+            ])
+        )
+        let locator = Locator()
+        let error = #expect(throws: ModuleConfigurationError.self) {
+            try locator.installChecked([
+                StoreModule(model: StoreModel(Note.self), reading: config),
+                RequestClientModule(name: "billing", reading: config, prefix: "billing"),
+            ])
+        }
+        let problems = error?.problems ?? []
+        #expect(
+            problems == [
+                "store: store.url is missing",
+                "store: store.durability must be one of full, normal, not \"sometimes\"",
+                "store: store.maximumSizeBytes must be an integer, not \"lots\"",
+                "client \"billing\": billing.connectTimeoutSeconds must be a number of seconds, not \"soon\"",
+                "client \"billing\": billing.cachePath is missing",
+                "client \"billing\": at least one connection per host is needed",
+            ],
+            "\(problems)"
+        )
+        #expect(!locator.isRegistered(StoreStack.self))
+    }
+
+    @Test func settingsFromEnvironmentVariablesWireAWorkingStore() async throws {
+        let folder = try ScratchFolder()
+        let config = ConfigReader(
+            provider: EnvironmentVariablesProvider(environmentVariables: [
+                "STORE_URL": folder.path("env.sqlite"),
+                "STORE_DURABILITY": "normal",
+                "STORE_CHANGE_FEED": "all-processes",
+            ])
+        )
+        let module = StoreModule(model: StoreModel(Note.self), reading: config)
+        #expect(module.problems() == [])
+        #expect(module.url == folder.path("env.sqlite"))
+        #expect(module.sqlite.durability == .normal)
+        let locator = Locator()
+        try locator.installChecked([module])
+        let store = try await locator.resolve(PersistenceService.self)
+        try await store.waitUntilInitialized()
+        try await store.create(Note.self, options: .saveAndPersist) { $0.text = "from the environment" }
+        #expect(try await locator.resolve(StoreStack.self).changeFeedStatus.isFollowing)
+        try await locator.resolve(ModuleLifecycles.self).shutdown()
     }
 }
