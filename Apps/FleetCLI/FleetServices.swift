@@ -5,7 +5,7 @@ import RequestKit
 import RequestKitAsyncHTTPClient
 import ServiceModules
 
-/// The composition root of `fleet`: one locator with the environment service, the request client stack (its
+/// The composition root of `fleet`: one locator with the request client stack (its
 /// transport, the persistent HTTP cache and the client, from ``RequestClientModule``), the fleet client and the
 /// offline copy, each created on first use.
 ///
@@ -90,9 +90,6 @@ final class FleetServices: Sendable {
         do {
             try locator.register(configuration)
             try locator.register(credentials)
-            try locator.register(EnvironmentService.self) { _ in
-                try EnvironmentService([environment], current: environment.name)
-            }
             try locator.installChecked([client])
             try locator.register(FleetClient.self) { resolver in
                 FleetClient(requestClient: try await resolver.resolve(RequestClient.self))
