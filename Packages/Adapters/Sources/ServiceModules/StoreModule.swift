@@ -93,6 +93,8 @@ public struct StoreModule: ValidatedModule {
             problems.append(
                 "\(label): the URL scheme \(scheme): is not a store; give a file path, `memory` or a postgres:// URL"
             )
+        case .fileURLWithoutPath:
+            problems.append("\(label): the file URL \(url) names no path; write file:///absolute/path.sqlite")
         case .memory:
             break
         case .file(let path):
@@ -189,7 +191,7 @@ public final class StoreStack: Sendable {
             if let changeFeed = module.changeFeed { configuration.changeFeed = changeFeed }
             let backend = PostgresBackend(configuration: configuration, logger: module.logger)
             (kind, self.backend, feedStatus) = (.postgresql, backend, { backend.changeFeedStatus })
-        case .none, .unsupported:
+        case .none, .unsupported, .fileURLWithoutPath:
             throw ModuleConfigurationError(code: .invalidConfiguration, problems: problems, underlying: nil)
         }
         let service = PersistenceService(model: module.model, backend: backend, mergePolicy: module.mergePolicy)
@@ -209,6 +211,7 @@ enum StoreLocation: Equatable {
     case file(String)
     case postgres(String)
     case unsupported(scheme: String)
+    case fileURLWithoutPath
 
     init?(_ url: String) {
         let url = url.trimmingCharacters(in: .whitespaces)
@@ -218,7 +221,10 @@ enum StoreLocation: Equatable {
         } else if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
             self = .postgres(url)
         } else if url.hasPrefix("file://") {
-            guard let path = URL(string: url)?.path, !path.isEmpty else { return nil }
+            guard let path = URL(string: url)?.path, !path.isEmpty else {
+                self = .fileURLWithoutPath
+                return
+            }
             self = .file(path)
         } else if let colon = url.firstIndex(of: ":"), url[colon...].hasPrefix("://") {
             self = .unsupported(scheme: String(url[..<colon]))

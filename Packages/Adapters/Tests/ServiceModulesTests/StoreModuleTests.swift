@@ -61,20 +61,24 @@ struct StoreModuleTests {
             StoreModule(name: "archive", url: "/no/such/folder/archive.sqlite", model: model),
             StoreModule(name: "remote", url: "postgres://", model: model),
             StoreModule(name: "ftp", url: "ftp://example.invalid/x", model: model),
+            StoreModule(name: "relative", url: "file://notes.sqlite", model: model),
             RequestClientModule(name: "billing", baseURL: "not a url at all"),
             RequestClientModule(name: "maps", baseURL: ""),
         ]
         let error = #expect(throws: ModuleConfigurationError.self) { try locator.installChecked(modules) }
         #expect(error?.code == .invalidConfiguration)
         let problems = error?.problems ?? []
-        #expect(problems.count == 6, "\(problems)")
+        #expect(problems.count == 7, "\(problems)")
+        #expect(
+            problems.contains { $0.hasPrefix("store \"relative\": the file URL file://notes.sqlite names no path") }
+        )
         #expect(problems.contains { $0.hasPrefix("store: the URL is empty") })
         #expect(problems.contains { $0.hasPrefix("store \"archive\": the folder /no/such/folder") })
         #expect(problems.contains { $0.hasPrefix("store \"remote\":") })
         #expect(problems.contains { $0.hasPrefix("store \"ftp\": the URL scheme ftp:") })
         #expect(problems.contains { $0.hasPrefix("client \"billing\": the base URL not a url at all") })
         #expect(problems.contains { $0.hasPrefix("client \"maps\": the base URL is empty") })
-        #expect(error?.description.hasPrefix("6 configuration problems:") == true)
+        #expect(error?.description.hasPrefix("7 configuration problems:") == true)
         #expect(!locator.isRegistered(StoreStack.self))
         #expect(!locator.isRegistered(StoreStack.self, name: "archive"))
         #expect(!locator.isRegistered(RequestClientStack.self, name: "billing"))
