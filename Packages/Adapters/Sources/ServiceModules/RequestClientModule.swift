@@ -10,8 +10,10 @@ public import StoreKitLite
 /// AsyncHTTPClient transport (one connection pool), the client's settings (middleware, retry, authentication,
 /// timeouts) and its HTTP cache, in memory or kept in a file.
 ///
-/// Resolving ``RequestClientStack`` (or `RequestClient`, under the module's ``name``) with `await` makes the
-/// transport, opens the cache and makes the client, once. Nothing connects before the first request. The stack's
+/// Resolving ``RequestClientStack`` (or `RequestClient`, under the module's ``name``) makes the transport, opens the
+/// cache and makes the client, once. Nothing connects before the first request. With a cache file, opening it is
+/// asynchronous: resolve the stack or the client with `await` then (a synchronous resolve fails with
+/// `LocatorError`); without one, either way works. The stack's
 /// ``RequestClientStack/lifecycle`` shuts the connection pool down on graceful shutdown and is added to the
 /// locator's ``ModuleLifecycles``.
 public struct RequestClientModule: ValidatedModule {
@@ -125,8 +127,23 @@ public struct RequestClientModule: ValidatedModule {
     public func register(in locator: Locator) throws(LocatorError) {
         try ModuleLifecycles.register(in: locator)
         let module = self
+        guard case .file(let path, let limits) = cache.storage else {
+            // Nothing to open: the stack is made synchronously, and can be resolved with or without `await`.
+            try locator.register(RequestClientStack.self, name: name) { resolver in
+                let stack = try RequestClientStack(module, cacheFile: nil)
+                try resolver.resolve(ModuleLifecycles.self).append(stack.lifecycle)
+                return stack
+            }
+            try locator.register(RequestClient.self, name: name) { resolver in
+                try resolver.resolve(RequestClientStack.self, name: module.name).client
+            }
+            return
+        }
+        // Opening the cache file is asynchronous: the stack, and the client, are resolved with `await`.
         try locator.register(RequestClientStack.self, name: name) { resolver in
-            let stack = try await RequestClientStack(module)
+            try RequestClientStack.checkProblems(of: module)
+            let cacheFile = await RequestClientStack.openCache(path: path, limits: limits, module: module)
+            let stack = try RequestClientStack(module, cacheFile: cacheFile)
             try await resolver.resolve(ModuleLifecycles.self).append(stack.lifecycle)
             return stack
         }
@@ -150,11 +167,16 @@ public final class RequestClientStack: Sendable {
     /// Shuts the transport's connection pool down on graceful shutdown, then closes the cache file if there is one.
     public let lifecycle: ModuleLifecycleService
 
-    init(_ module: RequestClientModule) async throws(ModuleConfigurationError) {
+    static func checkProblems(of module: RequestClientModule) throws(ModuleConfigurationError) {
         let problems = module.problems()
         guard problems.isEmpty else {
             throw ModuleConfigurationError(code: .invalidConfiguration, problems: problems, underlying: nil)
         }
+    }
+
+    /// The stack of `module`, with the cache file already opened (or `nil`: none, or not usable).
+    init(_ module: RequestClientModule, cacheFile: StoreCacheStore?) throws(ModuleConfigurationError) {
+        try Self.checkProblems(of: module)
         do throws(RequestKitError) {
             environment = try ServiceEnvironment(name: module.resolvedEnvironmentName, baseURL: module.baseURL)
         } catch {
@@ -164,14 +186,12 @@ public final class RequestClientStack: Sendable {
                 underlying: error
             )
         }
-        var cacheFile: StoreCacheStore?
         switch module.cache.storage {
         case .none:
             cache = module.configuration.cache
         case .memory(let bytes, let entries):
             cache = HTTPCache(store: MemoryCacheStore(maximumBytes: bytes, maximumEntries: entries))
-        case .file(let path, let limits):
-            cacheFile = await Self.openCache(path: path, limits: limits, module: module)
+        case .file:
             cache = cacheFile.map { HTTPCache(store: $0) }
         }
         var configuration = module.configuration
@@ -197,7 +217,7 @@ public final class RequestClientStack: Sendable {
         return RequestClient(environment: environment, transport: transport, configuration: configuration)
     }
 
-    private static func openCache(
+    static func openCache(
         path: String,
         limits: StoreCacheStore.Limits,
         module: RequestClientModule

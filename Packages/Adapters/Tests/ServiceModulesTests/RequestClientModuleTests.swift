@@ -104,6 +104,24 @@ struct RequestClientModuleTests {
         }
     }
 
+    @Test func withoutACacheFileTheClientResolvesSynchronouslyToo() async throws {
+        let folder = try ScratchFolder()
+        let locator = Locator()
+        try locator.installChecked([
+            RequestClientModule(name: "plain", baseURL: "http://127.0.0.1:9/"),
+            RequestClientModule(name: "memory", baseURL: "http://127.0.0.1:9/", cache: .memory()),
+            RequestClientModule(name: "file", baseURL: "http://127.0.0.1:9/", cache: .file(path: folder.path("c.db"))),
+        ])
+        func resolveNow(_ name: String) throws -> RequestClient { try locator.resolve(RequestClient.self, name: name) }
+        #expect(try resolveNow("plain").configuration.cache == nil)
+        #expect(try resolveNow("memory").configuration.cache != nil)
+        // Opening a cache file needs `await`: a synchronous resolve says so instead of blocking.
+        #expect(throws: LocatorError.self) { try resolveNow("file") }
+        let lifecycles = try await locator.resolve(ModuleLifecycles.self)
+        #expect(lifecycles.labels == ["client \"plain\"", "client \"memory\""])
+        try await lifecycles.shutdown()
+    }
+
     @Test func resolvingWithoutInstallingCheckedStillRefusesABadModule() async throws {
         let locator = Locator()
         try locator.install(RequestClientModule(baseURL: "::::"))
