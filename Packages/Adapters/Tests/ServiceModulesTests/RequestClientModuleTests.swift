@@ -116,7 +116,8 @@ struct RequestClientModuleTests {
         #expect(try resolveNow("plain").configuration.cache == nil)
         #expect(try resolveNow("memory").configuration.cache != nil)
         // Opening a cache file needs `await`: a synchronous resolve says so instead of blocking.
-        #expect(throws: LocatorError.self) { try resolveNow("file") }
+        let error = #expect(throws: LocatorError.self) { try resolveNow("file") }
+        #expect(error?.code == .asyncRequired)
         let lifecycles = try await locator.resolve(ModuleLifecycles.self)
         #expect(lifecycles.labels == ["client \"plain\"", "client \"memory\""])
         try await lifecycles.shutdown()
