@@ -1,5 +1,6 @@
 import Foundation
 import GRDBSQLite
+import Hummingbird
 
 /// One SQLite connection per thread, made on the thread's first request and kept: handlers never suspend while
 /// they use it, so no lock and no pool is needed.

@@ -159,7 +159,7 @@ struct FloorJSONWriter {
                     byte == 0xE2 && index + 2 < count && bytes[index + 1] == 0x80
                     && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9)
                 if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || isSeparator {
-                    buffer.writeBytes(UnsafeRawBufferPointer(rebasing: bytes[runStart..<index]))
+                    buffer.writeBytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[runStart..<index])))
                     if isSeparator {
                         if bytes[index + 2] == 0xA8 { raw("\\u2028") } else { raw("\\u2029") }
                         index += 3
@@ -172,7 +172,7 @@ struct FloorJSONWriter {
                     index += 1
                 }
             }
-            buffer.writeBytes(UnsafeRawBufferPointer(rebasing: bytes[runStart..<count]))
+            buffer.writeBytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[runStart..<count])))
         }
         buffer.writeInteger(UInt8(ascii: "\""))
     }

@@ -162,6 +162,16 @@ enum FloorResponse {
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
     }
 
+    /// `201 Created` with the new vehicle's `Location` and `ETag`.
+    static func created(_ body: ByteBuffer, id: uuid_t) -> Response {
+        let text = UUID(uuid: id).uuidString.lowercased()
+        return Response(
+            status: .created,
+            headers: [.contentType: "application/json", .location: "/v2/vehicles/\(text)", .eTag: "\"1\""],
+            body: ResponseBody(byteBuffer: body)
+        )
+    }
+
     static func problem(_ status: HTTPResponse.Status, _ detail: String) -> Response {
         let body = #"{"detail":"\#(detail)","status":\#(status.code),"title":"\#(status.reasonPhrase)"}"#
         return Response(

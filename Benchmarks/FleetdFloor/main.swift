@@ -9,16 +9,28 @@ import NIOCore
 // as fleetd (`Scripts/bench-fleetd` compares them before it times anything). Vehicles are due when flagged or last
 // serviced more than twelve months ago, fleetd's default.
 //
-// Usage: fleetd-floor PORT DATABASE
+// `POST /v2/vehicles` (for the write-heavy mix) takes fleetd's create body, checks the bearer token and the plate,
+// and inserts the vehicle in a durable transaction of its own.
+//
+// Usage: fleetd-floor PORT DATABASE TOKEN
 
-let arguments = CommandLine.arguments.dropFirst()
-guard let port = arguments.first.flatMap(Int.init), let path = arguments.dropFirst().first else {
-    print("usage: fleetd-floor PORT DATABASE")
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.count == 3, let port = Int(arguments[0]) else {
+    print("usage: fleetd-floor PORT DATABASE TOKEN")
     exit(2)
 }
+let path = arguments[1]
+let authorization = "Bearer " + arguments[2]
 let connections = FloorConnections(path: path)
 if let problem = connections.check() {
     print("fleetd-floor: cannot read \(path): \(problem)")
+    exit(1)
+}
+let writer: FloorWriter
+do {
+    writer = try FloorWriter(path: path)
+} catch {
+    print("fleetd-floor: cannot write \(path): \(error.message)")
     exit(1)
 }
 
@@ -46,6 +58,16 @@ router.get("/v2/vehicles") { request, _ -> Response in
         after = plate
     }
     return connections.current().page(after: after, limit: limit)
+}
+router.post("/v2/vehicles") { request, _ -> Response in
+    guard request.headers[.authorization] == authorization else {
+        return FloorResponse.problem(.unauthorized, "a write needs the bearer token")
+    }
+    let body = try await request.body.collect(upTo: 64 * 1024)
+    guard let input = try? JSONDecoder().decode(FloorWriter.Input.self, from: Data(body.readableBytesView)) else {
+        return FloorResponse.problem(.badRequest, "not a vehicle")
+    }
+    return await writer.create(input)
 }
 let app = Application(
     router: router,

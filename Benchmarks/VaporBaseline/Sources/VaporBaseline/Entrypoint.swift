@@ -4,13 +4,15 @@ import Foundation
 import Logging
 import Vapor
 
-// fleetd's two v2 reads (`GET /v2/vehicles/:id`, `GET /v2/vehicles?limit=…`) as Vapor's documentation teaches them:
-// a Fluent model, a migration, `Content` values returned from route closures. The JSON encoder is set up to write
-// the same text as fleetd (sorted members, dates with milliseconds), so the two answer the same bytes.
+// fleetd's two v2 reads (`GET /v2/vehicles/:id`, `GET /v2/vehicles?limit=…`) and its create (`POST /v2/vehicles`)
+// as Vapor's documentation teaches them: a Fluent model, a migration, `Content` and `Validatable` values. The JSON
+// encoder is set up to write the same text as fleetd (sorted members, dates with milliseconds), so the two answer
+// the same bytes.
 //
-// Usage (Vapor's own commands; the database file comes from `DATABASE_PATH`):
-//   DATABASE_PATH=/tmp/vapor.sqlite vapor-baseline migrate --yes
-//   DATABASE_PATH=/tmp/vapor.sqlite vapor-baseline serve --hostname 127.0.0.1 --port 8082 --env production
+// Usage (Vapor's own commands; the database file comes from `DATABASE_PATH`, the token writes need from
+// `API_TOKEN`):
+//   DATABASE_PATH=/tmp/vapor.sqlite API_TOKEN=secret vapor-baseline migrate --yes
+//   DATABASE_PATH=/tmp/vapor.sqlite API_TOKEN=secret vapor-baseline serve --hostname 127.0.0.1 --port 8082 --env production
 
 @main
 enum Entrypoint {
@@ -44,6 +46,9 @@ enum Entrypoint {
         }
         ContentConfiguration.global.use(encoder: encoder, for: .json)
 
-        try app.register(collection: VehicleController())
+        guard let token = Environment.get("API_TOKEN") else {
+            throw Abort(.internalServerError, reason: "set API_TOKEN to the bearer token writes need")
+        }
+        try app.register(collection: VehicleController(token: token))
     }
 }

@@ -2,12 +2,39 @@ import Fluent
 import Foundation
 import Vapor
 
-/// `GET /v2/vehicles/:id` and `GET /v2/vehicles`.
+/// `GET /v2/vehicles/:id`, `GET /v2/vehicles` and `POST /v2/vehicles`.
 struct VehicleController: RouteCollection {
+    /// The bearer token writes need.
+    let token: String
+
     func boot(routes: any RoutesBuilder) throws {
         let vehicles = routes.grouped("v2", "vehicles")
         vehicles.get(use: index)
+        vehicles.post(use: create)
         vehicles.get(":id", use: show)
+    }
+
+    func create(req: Request) async throws -> Response {
+        guard req.headers.bearerAuthorization?.token == token else {
+            throw Abort(.unauthorized)
+        }
+        try VehicleInput.validate(content: req)
+        let input = try req.content.decode(VehicleInput.self)
+        if let lastServiced = input.maintenance?.lastServiced, lastServiced > Date() {
+            throw Abort(.unprocessableEntity, reason: "maintenance.lastServiced must not lie in the future")
+        }
+        let vehicle = Vehicle()
+        vehicle.plate = input.plate
+        vehicle.make = input.make
+        vehicle.model = input.model
+        vehicle.modelYear = input.modelYear
+        vehicle.flagged = false
+        vehicle.lastServiced = input.maintenance?.lastServiced
+        vehicle.revision = 1
+        try await vehicle.save(on: req.db)
+        let response = try await VehicleDTO(vehicle, cutoff: Self.cutoff()).encodeResponse(status: .created, for: req)
+        response.headers.replaceOrAdd(name: .eTag, value: "\"1\"")
+        return response
     }
 
     func show(req: Request) async throws -> Response {

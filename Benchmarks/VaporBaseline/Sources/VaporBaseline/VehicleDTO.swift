@@ -35,3 +35,27 @@ struct VehiclePageDTO: Content {
     var items: [VehicleDTO]
     var nextCursor: String?
 }
+
+/// The body of a create.
+struct VehicleInput: Content, Validatable {
+    struct Maintenance: Content {
+        var lastServiced: Date?
+    }
+
+    var plate: String
+    var make: String
+    var model: String
+    var modelYear: Int
+    var maintenance: Maintenance?
+
+    static func validations(_ validations: inout Validations) {
+        validations.add(
+            "plate",
+            as: String.self,
+            is: .count(1...16) && .characterSet(.alphanumerics + .whitespaces + .init(charactersIn: "-"))
+        )
+        validations.add("make", as: String.self, is: !.empty && .count(...64))
+        validations.add("model", as: String.self, is: !.empty && .count(...64))
+        validations.add("modelYear", as: Int.self, is: .range(1886...2100))
+    }
+}
