@@ -60,9 +60,7 @@ final class FloorConnection {
         failure = nil
         let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
         guard sqlite3_open_v2(path, &database, flags, nil) == SQLITE_OK else {
-            let message = database.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
-            sqlite3_close(database)
-            throw FloorError(message: message)
+            throw FloorError(message: database.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory")
         }
         byID = try prepare("SELECT \(Self.columns) FROM vehicles WHERE id = ?")
         firstPage = try prepare("SELECT \(Self.columns) FROM vehicles ORDER BY plate LIMIT ?")
@@ -76,14 +74,13 @@ final class FloorConnection {
     private func prepare(_ sql: String) throws(FloorError) -> OpaquePointer? {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v3(database, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK
-        else {
-            let message = String(cString: sqlite3_errmsg(database))
-            sqlite3_finalize(byID)
-            sqlite3_finalize(firstPage)
-            sqlite3_close(database)
-            throw FloorError(message: message)
-        }
+        else { throw FloorError(message: String(cString: sqlite3_errmsg(database))) }
         return statement
+    }
+
+    deinit {
+        for statement in [byID, firstPage, nextPage] { sqlite3_finalize(statement) }
+        sqlite3_close(database)
     }
 
     /// `GET /v2/vehicles/{id}`.

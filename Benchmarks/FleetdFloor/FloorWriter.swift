@@ -41,6 +41,11 @@ final class FloorWriter: @unchecked Sendable {
         return statement
     }
 
+    deinit {
+        for statement in [plateTaken, insert, created] { sqlite3_finalize(statement) }
+        sqlite3_close(database)
+    }
+
     /// A vehicle as a v2 create gives it.
     struct Input: Decodable, Sendable {
         struct Maintenance: Decodable, Sendable {
