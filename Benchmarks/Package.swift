@@ -35,7 +35,7 @@ let package = Package(
         .package(path: "../Packages/Adapters"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        // The bare-Hummingbird baseline fleetd's throughput is compared with (`Scripts/bench-fleetd`).
+        // The bare-Hummingbird baseline and the floor fleetd's throughput is compared with (`Scripts/bench-fleetd`).
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
@@ -128,6 +128,17 @@ let package = Package(
             name: "fleetd-baseline",
             dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
             path: "FleetdBaseline",
+            swiftSettings: sharedSwiftSettings
+        ),
+        // fleetd's v2 reads written by hand on Hummingbird and the raw sqlite3 C API: the floor of fleetd's cost.
+        .executableTarget(
+            name: "fleetd-floor",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "FleetdFloor",
             swiftSettings: sharedSwiftSettings
         ),
     ],
