@@ -26,7 +26,7 @@ let package = Package(
         .package(path: "../LocatorKit"),
         .package(path: "../RequestKit"),
         .package(path: "../StoreKitLite"),
-        // HTTP field and method names in the tests.
+        // HTTP field and method names: cache keys read back from the file, and the tests.
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
@@ -37,6 +37,7 @@ let package = Package(
                 .product(name: "RequestKit", package: "RequestKit"),
                 .product(name: "StoreKitLite", package: "StoreKitLite"),
                 .product(name: "StoreKitLiteSQLite", package: "StoreKitLite"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: sharedSwiftSettings
         ),

@@ -154,8 +154,7 @@ struct StoreCacheStoreTests {
     @Test("two stores on one file see each other's answers")
     func twoProcessesShareTheFile() async throws {
         let folder = try CacheFolder()
-        // No memory lifetime: every lookup of the first store reads the file.
-        let first = try await StoreCacheStore.open(path: folder.path, limits: .init(memoryLifetime: .zero))
+        let first = try await StoreCacheStore.open(path: folder.path)
         let second = try await StoreCacheStore.open(path: folder.path)
         try await first.store(try Self.answer("shared", body: "from the first"))
         let seen = try await second.entries(for: try Self.key("shared"))
@@ -182,34 +181,95 @@ struct StoreCacheStoreTests {
         #expect(try await fresh.service.count(CacheBodyRecord.self) == 1)
     }
 
-    @Test("an answer read lately is used from memory for its lifetime; with no lifetime the file is read each time")
-    func memoryLifetime() async throws {
+    @Test("what this process remembers is used until another process replaces or removes it, and not after")
+    func anotherProcessInvalidatesWhatIsRemembered() async throws {
         let folder = try CacheFolder()
-        // A lifetime no slow machine outlasts within the test.
-        let remembering = try await StoreCacheStore.open(
-            path: folder.path,
-            limits: .init(memoryLifetime: .seconds(600))
-        )
-        let everyTime = try await StoreCacheStore.open(path: folder.path, limits: .init(memoryLifetime: .zero))
+        let remembering = try await StoreCacheStore.open(path: folder.path)
         let other = try await StoreCacheStore.open(path: folder.path)
         try await other.store(try Self.answer("k", body: "first"))
-        #expect(try await remembering.entries(for: try Self.key("k")).count == 1)
-        #expect(try await everyTime.entries(for: try Self.key("k")).count == 1)
-        // Another process removes the answer: the copy read a moment ago is still used, the file-only store sees
-        // the removal at once.
+        try await other.store(try Self.answer("unrelated", body: "u"))
+        func bodies(_ path: String) async throws -> [String] {
+            try await remembering.entries(for: try Self.key(path)).map { String(decoding: $0.body, as: UTF8.self) }
+        }
+        #expect(try await bodies("k") == ["first"])
+        #expect(try await bodies("k") == ["first"], "from memory: nothing was committed")
+
+        // A commit that leaves the key alone: what is remembered still holds.
+        try await other.store(try Self.answer("unrelated", body: "u 2"))
+        #expect(try await bodies("k") == ["first"])
+
+        try await other.store(try Self.answer("k", body: "second"))
+        #expect(try await bodies("k") == ["second"], "replaced by the other process")
         try await other.remove(try Self.key("k"))
-        #expect(try await remembering.entries(for: try Self.key("k")).count == 1)
-        #expect(try await everyTime.entries(for: try Self.key("k")).isEmpty)
-        // What this process removes itself is gone from memory too.
-        try await remembering.remove(try Self.key("k"))
-        #expect(try await remembering.entries(for: try Self.key("k")).isEmpty)
+        #expect(try await bodies("k").isEmpty, "removed by the other process")
+
+        try await other.store(try Self.answer("k", body: "third"))
+        #expect(try await bodies("k") == ["third"])
+        try await other.removeAll()
+        #expect(try await bodies("k").isEmpty)
+        #expect(try await bodies("unrelated").isEmpty)
     }
 
-    @Test("through a client, repeated hits within the lifetime are answered from memory")
+    @Test("an answer this process stores is used at once, and its own removal is seen at once")
+    func ownWritesAreRemembered() async throws {
+        let folder = try CacheFolder()
+        let store = try await StoreCacheStore.open(path: folder.path)
+        let stored = try Self.answer("k", body: "mine")
+        try await store.store(stored)
+        #expect(try await store.entries(for: try Self.key("k")) == [stored])
+        try await store.store(try Self.answer("k", body: "de", vary: ["accept-language": "de"]))
+        #expect(try await store.entries(for: try Self.key("k")).count == 2)
+        try await store.remove(try Self.key("k"))
+        #expect(try await store.entries(for: try Self.key("k")).isEmpty)
+    }
+
+    @Test("a cache store over a child service sees the service's unsaved changes, and the store again after a rollback")
+    func childServiceSeesItsPendingChanges() async throws {
+        let folder = try CacheFolder()
+        let root = try await PersistenceService.open(
+            model: StoreCacheStore.model,
+            backend: SQLiteBackend(path: folder.path)
+        )
+        let writer = try await StoreCacheStore(service: root)
+        try await writer.store(try Self.answer("k", body: "stored"))
+        let child = root.makeChild()
+        let cache = try await StoreCacheStore(service: child)
+        #expect(try await cache.entries(for: try Self.key("k")).count == 1)
+        #expect(try await cache.entries(for: try Self.key("k")).count == 1)
+
+        // The child deletes the entry without saving: its cache store no longer finds it; the store still has it.
+        _ = try await child.delete(Query<CacheEntryRecord>(), options: .dontSave)
+        #expect(try await cache.entries(for: try Self.key("k")).isEmpty)
+        #expect(try await writer.entries(for: try Self.key("k")).count == 1)
+        child.rollback()
+        #expect(try await cache.entries(for: try Self.key("k")).count == 1)
+        #expect(try await root.count(CacheEntryRecord.self) == 1, "nothing unsaved was written")
+    }
+
+    @Test("a file made before the key index opens with its answers and takes new ones")
+    func fileWithoutTheKeyIndex() async throws {
+        let folder = try CacheFolder()
+        let stored = try Self.answer("old", body: "kept")
+        // The model as it was: the two tables, created by one migration.
+        let old = try await PersistenceService.open(
+            model: StoreModel(records: StoreCacheStore.records),
+            backend: SQLiteBackend(path: folder.path)
+        )
+        try await StoreCacheStore(service: old).store(stored)
+        try await old.close()
+
+        let reopened = try await StoreCacheStore.open(path: folder.path)
+        #expect(try await reopened.entries(for: try Self.key("old")) == [stored])
+        try await reopened.store(try Self.answer("new", body: "added"))
+        try await reopened.service.close()
+        let again = try await StoreCacheStore.open(path: folder.path)
+        #expect(again.entryCount == 2)
+    }
+
+    @Test("through a client, repeated hits never reach the transport, and a removal by another process is seen")
     func repeatedHitsThroughAClient() async throws {
         let folder = try CacheFolder()
-        // A lifetime no slow machine outlasts within the test.
-        let cacheStore = try await StoreCacheStore.open(path: folder.path, limits: .init(memoryLifetime: .seconds(600)))
+        let cacheStore = try await StoreCacheStore.open(path: folder.path)
         let mock = MockTransport()
         mock.on(.get, "fleet") { _ in
             TestResponse(status: 200, headers: [("Cache-Control", "max-age=600")], body: .data(Data("the fleet".utf8)))
@@ -221,13 +281,13 @@ struct StoreCacheStoreTests {
             transport: mock,
             configuration: configuration
         )
-        _ = try await client.get("fleet")  // a miss: stored in the file
-        _ = try await client.get("fleet")  // read from the file, kept in memory
-        // Another process removes the answer from the file: the copy in memory still answers.
+        for _ in 0..<4 { _ = try await client.get("fleet") }  // a miss, stored; then hits
+        #expect(mock.requests.count == 1)
+        // Another process removes the answer from the file: the next GET asks the server again.
         let other = try await StoreCacheStore.open(path: folder.path)
         try await other.remove(try Self.key("fleet"))
-        for _ in 0..<3 { _ = try await client.get("fleet") }
-        #expect(mock.requests.count == 1)
+        _ = try await client.get("fleet")
+        #expect(mock.requests.count == 2)
     }
 
     @Test("a file that is not a cache store is a typed error, and its bytes are left as they were")
