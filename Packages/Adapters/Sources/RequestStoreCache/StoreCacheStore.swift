@@ -23,6 +23,10 @@ import Synchronization
 /// `SaveOption.saveAndPersist`: on disk before it returns. The time an answer was last used is kept in memory on a
 /// hit and written with the next store, so a hit never writes.
 ///
+/// **Opening.** Opening reads nothing but the schema. The index of what is stored (each answer's key, size, expiry
+/// and last use) is read in the background: lookups are answered meanwhile, and the first write, ``entryCount`` and
+/// ``byteCount`` wait for it.
+///
 /// **Reads.** Answers read from the file, and answers stored, are also kept in memory, decoded, up to
 /// ``Limits/memoryBytes``. Each lookup first asks the store whether anything was committed since they were read
 /// (`PersistenceService.storeVersion()`, one `PRAGMA data_version` on SQLite); if nothing was, the answers in
@@ -184,6 +188,8 @@ public final class StoreCacheStore: CacheStore {
     /// The index of what is stored and the answers remembered in memory, under one lock: a hit takes it once.
     private struct State {
         var index = Index()
+        /// Whether `index` holds what was stored when the store was made (``loadedIndex()``).
+        var indexLoaded = false
         var memory = RememberedAnswers()
 
         /// What memory has for `key` at `version`; answers it gives count as used at `now`.
@@ -208,12 +214,17 @@ public final class StoreCacheStore: CacheStore {
     public var maximumBodySize: Int { limits.maximumBodySize }
 
     private let state: Mutex<State>
+    /// Reads the index of what was stored when the store was made. Started by `init`, so that opening a large cache
+    /// does not wait for it: lookups never do, writes and ``entryCount`` wait until it is read.
+    private let indexLoad: Task<Index, any Error>
     private let clock: @Sendable () -> Date
     /// One writer at a time, so the index and the file agree on what a store or an eviction did.
     private let writes = WriteLane()
 
-    /// A cache store over `service`, whose model must include ``records`` (and should include ``migrations``);
-    /// reads the index of what is stored.
+    /// A cache store over `service`, whose model must include ``records`` (and should include ``migrations``).
+    ///
+    /// The index of what is stored (each answer's key, size, expiry and last use, never its answer or body) is read
+    /// in the background: lookups are answered at once, and the first write waits until it is read.
     ///
     /// - Throws: `StoreError` when the store cannot be read.
     public init(
@@ -221,9 +232,16 @@ public final class StoreCacheStore: CacheStore {
         limits: Limits = Limits(),
         clock: @escaping @Sendable () -> Date = Date.init
     ) async throws(StoreError) {
+        try await service.waitUntilInitialized()
         self.service = service
         self.limits = limits
         self.clock = clock
+        self.state = Mutex(State())
+        self.indexLoad = Task { try await Self.readIndex(of: service) }
+    }
+
+    /// What `service` stores, as an index.
+    private static func readIndex(of service: PersistenceService) async throws -> Index {
         let known = try await service.fetch(Query<CacheEntryRecord>()) { record in
             (
                 record.id.uuid,
@@ -236,10 +254,22 @@ public final class StoreCacheStore: CacheStore {
                 )
             )
         }
-        var state = State()
-        state.index.entries.reserveCapacity(known.count)
-        for (id, entry) in known { state.index.insert(id, entry) }
-        self.state = Mutex(state)
+        var index = Index()
+        index.entries.reserveCapacity(known.count)
+        for (id, entry) in known { index.insert(id, entry) }
+        return index
+    }
+
+    /// Waits until the index of what was stored when the store was made is read; writes call it first, in the
+    /// write lane, so nothing is written into an index that is not there yet.
+    private func loadedIndex() async throws {
+        if state.withLock({ $0.indexLoaded }) { return }
+        let loaded = try await indexLoad.value
+        state.withLock { state in
+            guard !state.indexLoaded else { return }
+            state.index = loaded
+            state.indexLoaded = true
+        }
     }
 
     /// Opens (or creates) a cache store in the SQLite file at `path`.
@@ -259,10 +289,21 @@ public final class StoreCacheStore: CacheStore {
         return try await StoreCacheStore(service: service, limits: limits)
     }
 
-    /// The number of answers this store knows of.
-    public var entryCount: Int { state.withLock { $0.index.entries.count } }
-    /// The bytes those answers take.
-    public var byteCount: Int { state.withLock { $0.index.bytes } }
+    /// The number of answers this store knows of; waits until the index is read.
+    public var entryCount: Int {
+        get async throws {
+            try await loadedIndex()
+            return state.withLock { $0.index.entries.count }
+        }
+    }
+
+    /// The bytes those answers take; waits until the index is read.
+    public var byteCount: Int {
+        get async throws {
+            try await loadedIndex()
+            return state.withLock { $0.index.bytes }
+        }
+    }
 
     // MARK: - CacheStore
 
@@ -375,6 +416,7 @@ public final class StoreCacheStore: CacheStore {
         now: Date
     ) async throws {
         try await writes.run { () async throws -> Void in
+            try await loadedIndex()
             // The new answer, the variant it replaces, the recency of answers used since the last write, and
             // whatever has to go to make room: one transaction.
             let (replaced, victims, recency) = state.withLock { state in
@@ -447,6 +489,7 @@ public final class StoreCacheStore: CacheStore {
     public func remove(_ key: CacheKey) async throws {
         let text = key.description
         try await writes.run { () async throws -> Void in
+            try await loadedIndex()
             state.withLock { $0.memory.forget(key) }
             let ids = state.withLock { Array($0.index.ids(for: text)) }
             let batch = service.makeChild()
@@ -466,6 +509,7 @@ public final class StoreCacheStore: CacheStore {
 
     public func removeExpired(now: Date) async throws {
         try await writes.run { () async throws -> Void in
+            try await loadedIndex()
             let batch = service.makeChild()
             let expired = try await batch.fetch(Query<CacheEntryRecord>(\.expiry <= now)) { $0.id.uuid }
             guard !expired.isEmpty else { return }
@@ -484,8 +528,12 @@ public final class StoreCacheStore: CacheStore {
             let batch = service.makeChild()
             _ = try await batch.delete(Query<CacheEntryRecord>(), options: .dontSave)
             _ = try await batch.delete(Query<CacheBodyRecord>(), options: .dontSave)
+            try await loadedIndex()
             try await batch.saveAll(.saveAndPersist)
-            state.withLock { $0 = State() }
+            state.withLock { state in
+                state.index = Index()
+                state.memory.forgetAll()
+            }
         }
     }
 
