@@ -123,6 +123,17 @@ let package = Package(
             path: "Benchmarks/RequestKitProfile",
             swiftSettings: sharedSwiftSettings
         ),
+        // The longest single call of a persistent HTTP cache of 10,000 answers while it evicts, and opening it.
+        .executableTarget(
+            name: "RequestStoreCachePauses",
+            dependencies: [
+                .product(name: "RequestKit", package: "RequestKit"),
+                .product(name: "RequestStoreCache", package: "Adapters"),
+                .product(name: "StoreKitLite", package: "StoreKitLite"),
+            ],
+            path: "RequestStoreCachePauses",
+            swiftSettings: sharedSwiftSettings
+        ),
         // A bare Hummingbird server answering fleetd's routes with constants: the ceiling of fleetd's throughput.
         .executableTarget(
             name: "fleetd-baseline",

@@ -28,7 +28,7 @@ let package = Package(
         .package(path: "../LocatorKit"),
         .package(path: "../RequestKit"),
         .package(path: "../StoreKitLite"),
-        // HTTP field and method names in the tests.
+        // HTTP field and method names: cache keys read back from the file, and the tests.
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         // The modules' lifecycle services, and their loggers.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -44,6 +44,7 @@ let package = Package(
                 .product(name: "RequestKit", package: "RequestKit"),
                 .product(name: "StoreKitLite", package: "StoreKitLite"),
                 .product(name: "StoreKitLiteSQLite", package: "StoreKitLite"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: sharedSwiftSettings
         ),

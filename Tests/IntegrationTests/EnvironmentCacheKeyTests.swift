@@ -17,7 +17,7 @@ struct EnvironmentCacheKeyTests {
         #expect(key.description == "GET http://127.0.0.1:8080/v2/vehicles?make=volvo")
 
         let service = try await PersistenceService.open(
-            model: StoreModel(records: StoreCacheStore.records),
+            model: StoreCacheStore.model,
             backend: InMemoryBackend()
         )
         let store = try await StoreCacheStore(service: service)

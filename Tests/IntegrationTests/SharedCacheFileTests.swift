@@ -46,7 +46,7 @@ struct SharedCacheFileTests {
 
             // The second process: this one, on the same file.
             let store = try await StoreCacheStore.open(path: cacheFile.path)
-            #expect(store.entryCount == 2)
+            #expect(try await store.entryCount == 2)
             try await AsyncHTTPClientTransport.withTransport { transport in
                 var settings = RequestClient.Configuration()
                 settings.cache = HTTPCache(store: store)

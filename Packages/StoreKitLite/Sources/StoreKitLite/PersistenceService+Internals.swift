@@ -287,6 +287,7 @@ extension PersistenceService {
     func endCommit(_ ticket: Int, giveBack taken: [(level: Int, changes: ChangeSet)]?) {
         context.tree.withLock { tree in
             tree.inFlight[ticket] = nil
+            tree.endedCommits &+= 1
             for part in taken ?? [] where tree.levels[part.level] != nil {
                 tree.levels[part.level] = part.changes.merged(with: tree.levels[part.level] ?? ChangeSet())
             }

@@ -95,4 +95,25 @@ public final class PersistenceService: Sendable {
     public var hasChanges: Bool {
         context.tree.withLock { !($0.levels[level]?.isEmpty ?? true) }
     }
+
+    /// A value that changes whenever what this service reads may have changed: it differs from every earlier one
+    /// once a commit has reached the store (from this process or from another one on the same file) or a commit of
+    /// this hierarchy has ended. Two equal readings mean that a read made after the first still answers as the
+    /// store does, so a caller can keep what it read and check it with one call.
+    ///
+    /// `nil` while this service or an ancestor has unsaved changes (its reads then differ from the store), and when
+    /// the backend cannot tell cheaply: the caller then reads again. Runs on the calling thread and never waits for
+    /// a write; for SQLite it is one `PRAGMA data_version` on a connection of its own, which costs about what
+    /// starting a read transaction does.
+    ///
+    /// - Throws: ``StoreError/Code/notInitialized`` before initialization or after ``close()``; what the backend
+    ///   reports.
+    public func storeVersion() throws(StoreError) -> StoreVersion? {
+        try context.checkReady()
+        let local = context.tree.withLock { tree -> Int? in
+            ancestry.contains { !(tree.levels[$0]?.isEmpty ?? true) } ? nil : tree.endedCommits
+        }
+        guard let local, let committed = try context.backend.commitVersion() else { return nil }
+        return StoreVersion(committed: committed, endedCommits: local)
+    }
 }

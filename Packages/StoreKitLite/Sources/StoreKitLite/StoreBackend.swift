@@ -84,6 +84,10 @@ public protocol StoreBackend: Sendable {
     func applyBlocking(_ batch: ChangeBatch) throws(StoreError) -> Bool
     /// A stream of committed batches, starting now.
     func committedChanges() -> AsyncStream<ChangeBatch>
+    /// A number that differs from every earlier one once a commit has reached the store, by this backend or by any
+    /// other process; read on the calling thread without waiting for a write. `nil` when the backend cannot tell
+    /// that cheaply (a caller then assumes that anything may have changed).
+    func commitVersion() throws(StoreError) -> Int64?
     /// Flushes and releases the store; later operations fail with ``StoreError/Code/notInitialized``.
     func close() async throws(StoreError)
 }
@@ -91,6 +95,11 @@ public protocol StoreBackend: Sendable {
 extension StoreBackend {
     /// Does nothing: a store with nothing to flush or release.
     public func close() async throws(StoreError) {}
+
+    /// Returns `nil`: a backend tells when commits happened only when it says so.
+    public func commitVersion() throws(StoreError) -> Int64? {
+        nil
+    }
 
     /// Fetches the rows and reads them from memory: correct for any backend, but it builds every ``StoreRow``.
     public func fetch<Result: Sendable>(

@@ -17,6 +17,8 @@ final class StoreContext: Sendable {
         /// (``ChangeSet/committedView()``); reads still see them until the commit ends.
         var inFlight: [Int: ChangeSet] = [:]
         var nextID = 1
+        /// Commits of the hierarchy that have ended, successfully or not (see ``PersistenceService/storeVersion()``).
+        var endedCommits = 0
     }
 
     let backend: any StoreBackend

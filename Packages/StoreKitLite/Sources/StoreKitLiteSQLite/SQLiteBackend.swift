@@ -88,6 +88,8 @@ public final class SQLiteBackend: StoreBackend {
     private let readsInFlight = Locked(0)
     /// This backend's identity in the change log.
     private let origin = UUID()
+    /// The connection ``commitVersion()`` reads on, opened at its first call and closed by ``close()``.
+    private let dataVersion = Locked<SQLiteDataVersion?>(nil)
     /// The change log's state: whether commits are logged, how many since the last pruning, and the follower.
     private let changeLog = Locked(ChangeLogState())
 
@@ -607,6 +609,23 @@ public final class SQLiteBackend: StoreBackend {
         broadcaster.subscribe()
     }
 
+    /// SQLite's `data_version`, read on a read-only connection of the backend's own: it changes once any other
+    /// connection (this backend's writer, or another process's) has committed to the file. One step of a prepared
+    /// statement on the calling thread, which starts and ends a read transaction (two file-lock calls) and never
+    /// waits for a write. `nil` for an in-memory or read-only store.
+    public func commitVersion() throws(StoreError) -> Int64? {
+        guard case .file(let path) = location, access == .readWrite else { return nil }
+        return try dataVersion.withLock { (reader: inout SQLiteDataVersion?) throws(StoreError) -> Int64 in
+            // Checked under this lock: `close()` clears `writer` before it closes this connection under the lock,
+            // so no connection is opened on a closed store.
+            _ = try database()
+            if let reader { return try reader.read() }
+            let opened = try SQLiteDataVersion(path: path, busyTimeoutMilliseconds: Self.busyTimeoutMilliseconds)
+            reader = opened
+            return try opened.read()
+        }
+    }
+
     /// Checkpoints the write-ahead log into the database file and closes every connection. Later operations
     /// fail with ``StoreKitLite/StoreError/Code/notInitialized``; closing twice does nothing.
     public func close() async throws(StoreError) {
@@ -625,6 +644,8 @@ public final class SQLiteBackend: StoreBackend {
                 defer { current = nil }; return current
             })
         else { return }
+        // Before the pool, so that the pool's writer is still the last connection to close.
+        dataVersion.withLock { $0 = nil }
         do {
             if let pool = database as? DatabasePool {
                 if access == .readWrite {

@@ -11,6 +11,8 @@ public final class InMemoryBackend: StoreBackend {
     private struct State {
         var applied: [String] = []
         var tables: [String: [UUID: StoreRow]] = [:]
+        /// Counts commits, for ``commitVersion()``.
+        var commits: Int64 = 0
     }
 
     private let state = Locked(State())
@@ -90,9 +92,15 @@ public final class InMemoryBackend: StoreBackend {
                 }
                 state.tables[changes.entity.name] = table
             }
+            state.commits += 1
         }
         broadcaster.publish(batch)
         return true
+    }
+
+    /// The number of commits so far: every service sharing this instance commits through it.
+    public func commitVersion() throws(StoreError) -> Int64? {
+        state.withLock { $0.commits }
     }
 
     public func fetch(_ query: RowQuery) async throws(StoreError) -> [StoreRow] {

@@ -1,0 +1,155 @@
+import Foundation
+import HTTPTypes
+import RequestKit
+import RequestStoreCache
+import StoreKitLite
+import Synchronization
+
+// The longest single call of a persistent HTTP cache (Adapters' StoreCacheStore) of 10,000 answers: filling it,
+// storing past its entry bound so that every store evicts, looking answers up while that goes on, one store that
+// evicts thousands of answers at once by bytes, and opening the full file again. It prints the longest call of each
+// phase with its median; nothing here is a pass or fail:
+//   cd Benchmarks && swift build -c release --scratch-path ../.build-bench --product RequestStoreCachePauses
+//   ../.build-bench/release/RequestStoreCachePauses [entries]
+
+let entries = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 10_000
+let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cache-pauses-\(UUID().uuidString)")
+try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: folder) }
+let path = folder.appendingPathComponent("http-cache.sqlite").path
+let clock = ContinuousClock()
+let body = Data(repeating: 0x61, count: 1024)
+let start = Date()
+
+/// An answer of 1 KiB under `/items/<number>`, fresh for an hour.
+func answer(_ number: Int, body: Data = body) -> CachedResponse {
+    let url = URL(string: "http://127.0.0.1/items/\(number)") ?? URL(filePath: "/")
+    var fields = HTTPFields()
+    fields[.contentType] = "application/octet-stream"
+    fields[.cacheControl] = "max-age=3600"
+    fields[.eTag] = "\"\(number)\""
+    return CachedResponse(
+        key: CacheKey(method: .get, url: url),
+        status: 200,
+        headerFields: fields,
+        body: body,
+        url: url,
+        requestTime: start,
+        responseTime: start
+    )
+}
+
+func key(_ number: Int) -> CacheKey {
+    CacheKey(method: .get, url: URL(string: "http://127.0.0.1/items/\(number)") ?? URL(filePath: "/"))
+}
+
+/// The times of calls, in microseconds.
+struct Latencies {
+    var samples: [Double] = []
+
+    mutating func time(_ body: () async throws -> Void) async rethrows {
+        let elapsed = try await clock.measure(body)
+        let (seconds, attoseconds) = elapsed.components
+        samples.append(Double(seconds) * 1e6 + Double(attoseconds) / 1e12)
+    }
+
+    func report(_ name: String) {
+        guard !samples.isEmpty else { return print("\(name): no calls") }
+        let sorted = samples.sorted()
+        func at(_ fraction: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))] }
+        let line = String(
+            format: "%@: %d calls, p50 %.0f us, p99 %.0f us, max %.1f ms",
+            name,
+            sorted.count,
+            at(0.5),
+            at(0.99),
+            (sorted.last ?? 0) / 1000
+        )
+        print(line)
+    }
+}
+
+/// Looks up random answers until `done` says stop, timing each lookup.
+func lookUp(_ store: StoreCacheStore, until done: @escaping @Sendable () -> Bool) async throws -> Latencies {
+    var latencies = Latencies()
+    var generator = SystemRandomNumberGenerator()
+    while !done() {
+        let number = Int.random(in: 0..<(2 * entries), using: &generator)
+        try await latencies.time { _ = try await store.entries(for: key(number)) }
+    }
+    return latencies
+}
+
+/// Runs the phases off the main actor, so that no call hops between the main thread and the pool.
+func measure() async throws {
+    let limits = StoreCacheStore.Limits(maximumEntries: entries)
+    let store = try await StoreCacheStore.open(path: path, limits: limits)
+
+    // 1. Filling the store to its entry bound: no eviction yet.
+    var filling = Latencies()
+    for number in 0..<entries {
+        try await filling.time { try await store.store(answer(number)) }
+    }
+    filling.report("store, filling to \(try await store.entryCount) answers")
+
+    // 2. Storing as many again: every store evicts the least recently used answer, while another task looks answers up.
+    let evicting = Flag()
+    async let lookups = lookUp(store, until: { evicting.isSet })
+    var evictingStores = Latencies()
+    for number in entries..<(2 * entries) {
+        try await evictingStores.time { try await store.store(answer(number)) }
+    }
+    evicting.set()
+    evictingStores.report("store past the entry bound (each evicts one)")
+    try await lookups.report("lookup meanwhile (hits and misses)")
+
+    // 3. One answer large enough that thousands of small ones go to make room for it by bytes.
+    let bytesBefore = try await store.byteCount
+    try await store.service.close()
+    let byBytes = StoreCacheStore.Limits(
+        maximumBytes: bytesBefore + 2 << 20,
+        maximumEntries: entries,
+        maximumBodySize: 4 << 20
+    )
+    let bounded = try await StoreCacheStore.open(path: path, limits: byBytes)
+    let bulk = Flag()
+    async let bulkLookups = lookUp(bounded, until: { bulk.isSet })
+    var bulkStore = Latencies()
+    let countBefore = try await bounded.entryCount
+    try await bulkStore.time {
+        try await bounded.store(answer(3 * entries, body: Data(repeating: 0x62, count: 4 << 20)))
+    }
+    bulk.set()
+    bulkStore.report("store of 4 MiB evicting \(try await countBefore + 1 - bounded.entryCount) answers by bytes")
+    try await bulkLookups.report("lookup meanwhile")
+    try await bounded.service.close()
+
+    // 4. Opening the full file again; its index is read in the background, and lookups do not wait for it.
+    var opening = Latencies()
+    var indexing = Latencies()
+    for _ in 0..<5 {
+        var reopened: StoreCacheStore?
+        try await opening.time { reopened = try await StoreCacheStore.open(path: path, limits: limits) }
+        guard let reopened else { continue }
+        try await indexing.time { _ = try await reopened.entryCount }
+        try await reopened.service.close()
+    }
+    opening.report("open a file of \(countBefore) answers")
+    indexing.report("its index read in the background, after opening")
+    let reopened = try await StoreCacheStore.open(path: path, limits: limits)
+    var firstLookups = Latencies()
+    for number in stride(from: entries, to: 2 * entries, by: 10) {
+        try await firstLookups.time { _ = try await reopened.entries(for: key(number)) }
+    }
+    firstLookups.report("lookup after opening (from the file)")
+    try await reopened.service.close()
+}
+
+/// A flag one task sets and another reads.
+final class Flag: Sendable {
+    private let value = Atomic(false)
+    var isSet: Bool { value.load(ordering: .acquiring) }
+    func set() { value.store(true, ordering: .releasing) }
+}
+
+try await Task.detached { try await measure() }.value

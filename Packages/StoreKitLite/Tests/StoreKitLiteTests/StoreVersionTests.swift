@@ -1,0 +1,87 @@
+import Foundation
+import StoreKitLite
+import StoreKitLiteSQLite
+import StoreKitLiteTesting
+import Testing
+
+/// `PersistenceService.storeVersion()`: what a caller that keeps what it read checks before using it again.
+struct StoreVersionTests {
+    private let model = StoreModel(Vehicle.self, Driver.self)
+
+    @Test func onAFileTheVersionChangesWithEveryCommitOfThisOrAnotherConnectionAndOnlyThen() async throws {
+        let folder = TemporaryFolder()
+        let path = folder.path("versions.sqlite")
+        let service = try await PersistenceService.open(model: model, backend: SQLiteBackend(path: path))
+        // Another process on the same file: a backend with connections of its own.
+        let other = try await PersistenceService.open(model: model, backend: SQLiteBackend(path: path))
+
+        let first = try #require(try service.storeVersion())
+        _ = try await service.count(Vehicle.self)
+        #expect(try service.storeVersion() == first, "a read changes nothing")
+
+        try await service.create(Vehicle.self, options: .saveAndPersist) { $0.plate = "own" }
+        let afterOwn = try #require(try service.storeVersion())
+        #expect(afterOwn != first, "this service's own commit")
+
+        try await other.create(Vehicle.self, options: .saveAndPersist) { $0.plate = "other" }
+        let afterOther = try #require(try service.storeVersion())
+        #expect(afterOther != afterOwn && afterOther != first, "another connection's commit")
+        #expect(try service.storeVersion() == afterOther)
+        try await other.close()
+        try await service.close()
+    }
+
+    @Test func theVersionIsNilWhileTheServiceOrAnAncestorHasUnsavedChanges() async throws {
+        let folder = TemporaryFolder()
+        let root = try await PersistenceService.open(
+            model: model,
+            backend: SQLiteBackend(path: folder.path("pending.sqlite"))
+        )
+        let child = root.makeChild()
+        let sibling = root.makeChild()
+        let before = try #require(try child.storeVersion())
+
+        try await child.create(Vehicle.self, options: .dontSave) { $0.plate = "pending" }
+        #expect(try child.storeVersion() == nil, "its reads see a record the store does not hold")
+        #expect(try sibling.storeVersion() == before, "a sibling's pending changes are not its reads")
+        child.rollback()
+        #expect(try child.storeVersion() == before)
+
+        try await root.create(Vehicle.self, options: .dontSave) { $0.plate = "in the root" }
+        #expect(try child.storeVersion() == nil, "an ancestor's pending changes are read too")
+        try await root.saveAll(.saveAndPersist)
+        let saved = try #require(try child.storeVersion())
+        #expect(saved != before)
+        try await root.close()
+    }
+
+    @Test func aClosedStoreIsATypedErrorAndAnInMemorySQLiteStoreGivesNil() async throws {
+        let folder = TemporaryFolder()
+        let service = try await PersistenceService.open(
+            model: model,
+            backend: SQLiteBackend(path: folder.path("closed.sqlite"))
+        )
+        _ = try service.storeVersion()
+        try await service.close()
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["closed.sqlite"],
+            "the connection that reads the version is closed before the last one, so the log files go"
+        )
+        let error = #expect(throws: StoreError.self) { try service.storeVersion() }
+        #expect(error?.code == .notInitialized)
+
+        let sqliteMemory = try await PersistenceService.open(model: model, backend: SQLiteBackend(location: .memory))
+        #expect(try sqliteMemory.storeVersion() == nil)
+    }
+
+    @Test func theInMemoryBackendCountsTheCommitsOfEveryServiceSharingIt() async throws {
+        let backend = InMemoryBackend()
+        let first = try await PersistenceService.open(model: model, backend: backend)
+        let second = try await PersistenceService.open(model: model, backend: backend)
+        let before = try #require(try first.storeVersion())
+        try await second.create(Vehicle.self, options: .saveAndPersist) { $0.plate = "other" }
+        let after = try #require(try first.storeVersion())
+        #expect(after != before)
+        #expect(try first.storeVersion() == after)
+    }
+}
