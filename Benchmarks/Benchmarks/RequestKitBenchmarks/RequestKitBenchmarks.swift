@@ -569,7 +569,7 @@ let benchmarks: @Sendable () -> Void = {
             let before = residentMemory().current
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
-                FileManager.default.createFile(atPath: destination.path, contents: nil)
+                _ = FileManager.default.createFile(atPath: destination.path, contents: nil)
                 let handle = try FileHandle(forWritingTo: destination)
                 let response = try await raw.execute(HTTPClientRequest(url: url), timeout: rawRequestTimeout)
                 for try await buffer in response.body {
@@ -586,7 +586,7 @@ let benchmarks: @Sendable () -> Void = {
         try await withSetup { server, _, client in
             let source = FileManager.default.temporaryDirectory.appending(path: "rk-bench-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: source) }
-            FileManager.default.createFile(atPath: source.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: source.path, contents: nil)
             let handle = try FileHandle(forWritingTo: source)
             let chunk = Data(repeating: 9, count: 1 << 20)
             for _ in 0..<1024 { try handle.write(contentsOf: chunk) }
@@ -613,7 +613,7 @@ let benchmarks: @Sendable () -> Void = {
         try await withSetup { server, _, client in
             let source = FileManager.default.temporaryDirectory.appending(path: "rk-bench-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: source) }
-            FileManager.default.createFile(atPath: source.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: source.path, contents: nil)
             let handle = try FileHandle(forWritingTo: source)
             let chunk = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 % 251) })
             for _ in 0..<1024 { try handle.write(contentsOf: chunk) }
