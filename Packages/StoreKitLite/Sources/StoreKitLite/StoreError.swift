@@ -24,6 +24,8 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
             case duplicateRecord = "a record with this ID already exists"
             case backend = "the backend failed"
             case cancelled = "the caller cancelled the operation"
+            case timedOut = "the operation took longer than the store allows"
+            case connectionLost = "the connection to the database server was lost"
         }
 
         private let value: Value
@@ -66,6 +68,15 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         /// The caller stopped waiting for the operation (a cancelled task or callback token) before it finished.
         /// A write that was already under way may still have reached the store: fetch to find out.
         public static let cancelled = Code(.cancelled)
+        /// The operation ran longer than a limit the store was configured with (a PostgreSQL statement timeout,
+        /// say) and was stopped; a write stopped this way wrote nothing.
+        public static let timedOut = Code(.timedOut)
+        /// The connection to a database server broke during the operation (the server restarted, or ended the
+        /// session). A read can simply be retried. A write that failed before its commit was sent wrote nothing;
+        /// when the connection broke while the commit itself was under way, ``StoreError/detail`` says so and the
+        /// batch is either entirely written or not at all: fetch to find out. Later operations open a new
+        /// connection by themselves.
+        public static let connectionLost = Code(.connectionLost)
 
         public var description: String { value.rawValue }
 

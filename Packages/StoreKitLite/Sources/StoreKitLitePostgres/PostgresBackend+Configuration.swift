@@ -37,6 +37,18 @@ extension PostgresBackend {
         /// Which commits the backend's ``StoreKitLite/StoreBackend/committedChanges()`` delivers; by default every
         /// process's, through the store's change log (one pooled connection then listens for them).
         public var changeFeed: ChangeFeed = .allProcesses()
+        /// The longest one statement may run, waiting for locks included, before the server stops it (PostgreSQL's
+        /// `statement_timeout`, set on every connection the backend opens); `nil` (the default) sets no limit. A
+        /// stopped statement fails its operation with ``StoreKitLite/StoreError/Code/timedOut``, and a write it was
+        /// part of writes nothing.
+        public var statementTimeout: Duration?
+        /// The longest a session may sit idle inside an open transaction before the server ends it (PostgreSQL's
+        /// `idle_in_transaction_session_timeout`, set on every connection the backend opens); `nil` sets no limit.
+        /// The backend sends a transaction's statements back to back, so its own sessions are never idle in a
+        /// transaction for long; the limit is a safety net for a client that stops mid-transaction (a process
+        /// frozen in a debugger, a lost network path), whose open transaction would otherwise hold locks and keep
+        /// every store's change-log followers on the server waiting. 60 seconds by default.
+        public var idleInTransactionTimeout: Duration? = .seconds(60)
 
         /// A configuration for a server over TCP.
         public init(
@@ -58,11 +70,13 @@ extension PostgresBackend {
         }
 
         /// A configuration from a connection URL:
-        /// `postgres://user:password@host:port/database?sslmode=disable&schema=fleet`.
+        /// `postgres://user:password@host:port/database?sslmode=disable&schema=fleet&statement_timeout=5s`.
         ///
         /// `sslmode` is `disable`, `prefer` or `require` (the default is `prefer`, as for libpq; `prefer` and
-        /// `require` use the system's trust roots); `schema` defaults to `public`. User and password may be
-        /// percent-encoded.
+        /// `require` use the system's trust roots); `schema` defaults to `public`. `statement_timeout` and
+        /// `idle_in_transaction_session_timeout` set ``statementTimeout`` and ``idleInTransactionTimeout``: a whole
+        /// number of milliseconds, or with the unit `ms`, `s` or `min` (`250ms`, `5s`, `2min`), as PostgreSQL
+        /// writes them; `0` turns the limit off. User and password may be percent-encoded.
         ///
         /// - Throws: ``StoreKitLite/StoreError/Code/cannotOpen`` for a URL that is not a PostgreSQL URL; the
         ///   message never repeats the password.
@@ -92,6 +106,48 @@ extension PostgresBackend {
                 tls: tls,
                 schema: item("schema") ?? "public"
             )
+            if let value = item("statement_timeout") {
+                statementTimeout = try Self.timeout(value, name: "statement_timeout")
+            }
+            if let value = item("idle_in_transaction_session_timeout") {
+                idleInTransactionTimeout = try Self.timeout(value, name: "idle_in_transaction_session_timeout")
+            }
+        }
+
+        /// A timeout from a URL: whole milliseconds, or with the unit `ms`, `s` or `min`; zero is no limit.
+        private static func timeout(_ text: String, name: String) throws(StoreError) -> Duration? {
+            let units: [(suffix: String, milliseconds: Int64)] = [("ms", 1), ("min", 60_000), ("s", 1_000)]
+            var digits = Substring(text.trimmingCharacters(in: .whitespaces))
+            var scale: Int64 = 1
+            for unit in units where digits.hasSuffix(unit.suffix) {
+                digits = digits.dropLast(unit.suffix.count)
+                scale = unit.milliseconds
+                break
+            }
+            guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber),
+                let amount = Int64(digits), amount <= Int64(Int32.max) / scale
+            else {
+                throw StoreError(.cannotOpen, detail: "\(name) in the URL is not a number of ms, s or min")
+            }
+            return amount == 0 ? nil : .milliseconds(amount * scale)
+        }
+
+        /// The session settings every connection of the backend starts with (startup parameters, never SQL).
+        var startupParameters: [(String, String)] {
+            func milliseconds(_ duration: Duration) -> String {
+                let (seconds, attoseconds) = duration.components
+                let total = seconds * 1_000 + attoseconds / 1_000_000_000_000_000
+                // PostgreSQL takes at most Int32.max milliseconds; at least 1, since 0 would turn the limit off.
+                return String(min(max(total, 1), Int64(Int32.max)))
+            }
+            var parameters: [(String, String)] = []
+            if let statementTimeout {
+                parameters.append(("statement_timeout", milliseconds(statementTimeout)))
+            }
+            if let idleInTransactionTimeout {
+                parameters.append(("idle_in_transaction_session_timeout", milliseconds(idleInTransactionTimeout)))
+            }
+            return parameters
         }
 
         /// The configuration of the client the backend runs.
@@ -112,6 +168,7 @@ extension PostgresBackend {
             )
             client.options.connectTimeout = connectTimeout
             client.options.maximumConnections = maximumConnections
+            client.options.additionalStartupParameters = startupParameters
             return client
         }
 
@@ -133,6 +190,7 @@ extension PostgresBackend {
             )
             let (seconds, attoseconds) = connectTimeout.components
             connection.options.connectTimeout = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+            connection.options.additionalStartupParameters = startupParameters
             return connection
         }
     }

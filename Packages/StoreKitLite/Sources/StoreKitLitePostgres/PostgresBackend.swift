@@ -136,7 +136,8 @@ public final class PostgresBackend: StoreBackend {
         let createsLog = changeFeed.followsOtherProcesses
         let logExists: Bool
         do {
-            logExists = try await client.withTransaction(logger: queryLogger) { connection in
+            logExists = try await PostgresTransaction.run(on: client, operation: "migrate", logger: queryLogger) {
+                connection in
                 var lock = PostgresBinder()
                 let key = lock.bind("storekitlite.migrate:" + schema)
                 try await connection.query(
@@ -267,16 +268,14 @@ public final class PostgresBackend: StoreBackend {
                 state.commitsSincePruning = 0
                 return (true, true)
             }
-            try await client.withTransaction(logger: queryLogger) { connection in
-                try await PostgresWriter.apply(batch, schema: schema, on: connection, logger: queryLogger)
-                if logs {
-                    try await PostgresChangeLog.append(
-                        batch,
-                        origin: origin,
-                        schema: schema,
-                        on: connection,
-                        logger: queryLogger
-                    )
+            // Every statement is made before the transaction begins, which then lasts only as long as the server
+            // takes to run them.
+            let plan = try PostgresWriter.plan(batch, schema: schema)
+            let logEntry = logs ? PostgresChangeLog.append(batch, origin: origin, schema: schema) : nil
+            try await PostgresTransaction.run(on: client, operation: "write", logger: queryLogger) { connection in
+                try await PostgresWriter.apply(plan, on: connection, logger: queryLogger)
+                if let logEntry {
+                    try await connection.run(logEntry, logger: queryLogger)
                 }
                 if let logger { Self.logCommit(batch, to: logger) }
             }

@@ -55,21 +55,16 @@ enum PostgresChangeLog {
         return exists
     }
 
-    /// Appends `batch`'s entry and notifies followers, in the caller's transaction (the notification is sent when
-    /// it commits).
-    static func append(
-        _ batch: ChangeBatch,
-        origin: UUID,
-        schema: String,
-        on connection: PostgresConnection,
-        logger: Logger
-    ) async throws {
+    /// The statement that appends `batch`'s entry and notifies followers, to run in the batch's transaction (the
+    /// notification is sent when it commits). Made before the transaction begins: encoding a large batch's entry
+    /// takes a while.
+    static func append(_ batch: ChangeBatch, origin: UUID, schema: String) -> PostgresQuery {
         var binder = PostgresBinder()
         let sql =
             "WITH entry AS (INSERT INTO \(PostgresSQL.table(table, in: schema)) (origin, payload) "
             + "VALUES (\(binder.bind(origin)), \(binder.bind(bytes: Data(ChangeLogEntry(batch).encoded())))) "
             + "RETURNING 1) SELECT pg_notify(\(binder.bind(channel(for: schema))), '') FROM entry"
-        try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binder.bindings), logger: logger).consume()
+        return PostgresQuery(unsafeSQL: sql, binds: binder.bindings)
     }
 
     /// Removes entries older than `retention`.

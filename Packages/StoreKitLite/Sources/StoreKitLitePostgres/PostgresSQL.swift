@@ -14,6 +14,12 @@ enum PostgresSQL {
         return "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
+    /// An identifier with its double quotes doubled, to be put between double quotes.
+    static func escapedInsideQuotes(_ identifier: String) -> String {
+        guard identifier.utf8.contains(UInt8(ascii: "\"")) else { return identifier }
+        return identifier.replacingOccurrences(of: "\"", with: "\"\"")
+    }
+
     /// `"schema"."table"`.
     static func table(_ name: String, in schema: String) -> String {
         quoted(schema) + "." + quoted(name)

@@ -4,45 +4,95 @@ import PostgresNIO
 import StoreKitLite
 
 /// Writes a ``StoreKitLite/ChangeBatch`` on a connection inside the caller's transaction. Inserts go in multi-row
-/// `INSERT`s; updates and deletes check the revision in their `WHERE` clause and report, through `RETURNING`,
-/// whether they found their row. Conflicts are collected over the whole batch and thrown at the end, which rolls
-/// the transaction back.
+/// `INSERT`s or, from ``copyThreshold`` new records of one entity on, in one `COPY … FROM STDIN`
+/// (``PostgresCopy``); updates and deletes check the revision in their `WHERE` clause and report, through
+/// `RETURNING`, whether they found their row. Conflicts are collected over the whole batch and thrown at the end,
+/// which rolls the transaction back.
+///
+/// Every statement and every `COPY` input is made by ``plan(_:schema:)`` before the transaction begins, so a value
+/// that does not fit its column fails the batch before anything is sent, and the transaction stays open only for
+/// as long as the server takes.
 enum PostgresWriter {
     /// The most rows one `INSERT` carries (PostgreSQL accepts at most 65,535 parameters per statement).
     static let maximumRowsPerInsert = 500
 
-    static func apply(
-        _ batch: ChangeBatch,
-        schema: String,
-        on connection: PostgresConnection,
-        logger: Logger
-    ) async throws {
-        var conflicts: [UUID] = []
+    /// The fewest new records of one entity in a batch that go in one `COPY … FROM STDIN` rather than in
+    /// multi-row `INSERT`s: below it, `COPY`'s extra round trip costs more than its cheaper parsing saves.
+    static let copyThreshold = 200
+
+    /// A batch's statements, in order, ready to send.
+    struct Plan {
+        enum Step {
+            /// Inserts: a multi-row `INSERT`.
+            case insert(PostgresQuery)
+            /// Inserts: one `COPY` with its whole input.
+            case copy(PostgresCopy.Input)
+            /// An update or delete with `RETURNING 1`; finding no row is a conflict on `record` when it is set.
+            case checked(PostgresQuery, conflictOn: UUID?)
+        }
+
+        var steps: [Step] = []
+        /// The entity named in a conflict error.
+        var entity: String?
+    }
+
+    /// Makes every statement of `batch`, converting and checking every value.
+    ///
+    /// - Throws: ``StoreKitLite/StoreError/Code/backend`` for a value that does not fit its column.
+    static func plan(_ batch: ChangeBatch, schema: String) throws(StoreError) -> Plan {
+        var plan = Plan(entity: batch.entities.first?.entity.name)
         for changes in batch.entities {
             let entity = changes.entity
-            if !changes.inserts.isEmpty {
+            if changes.inserts.count >= copyThreshold {
+                plan.steps.append(.copy(try PostgresCopy.encode(changes.inserts[...], of: entity, schema: schema)))
+            } else if !changes.inserts.isEmpty {
                 let perStatement = max(1, min(maximumRowsPerInsert, 65_535 / (entity.columns.count + 1)))
                 var start = changes.inserts.startIndex
                 while start < changes.inserts.endIndex {
                     let end = min(start + perStatement, changes.inserts.endIndex)
-                    let query = try insert(changes.inserts[start..<end], into: entity, schema: schema)
-                    try await connection.query(query, logger: logger).consume()
+                    plan.steps.append(.insert(try insert(changes.inserts[start..<end], into: entity, schema: schema)))
                     start = end
                 }
             }
             for update in changes.updates where !update.changedColumns.isEmpty {
-                let query = try self.update(update, in: entity, schema: schema)
-                let written = try await connection.query(query, logger: logger).consume()
-                if written == 0, update.checksRevision { conflicts.append(update.row.id) }
+                plan.steps.append(
+                    .checked(
+                        try self.update(update, in: entity, schema: schema),
+                        conflictOn: update.checksRevision ? update.row.id : nil
+                    )
+                )
             }
             for delete in changes.deletes {
-                let query = self.delete(delete, from: entity, schema: schema)
-                let deleted = try await connection.query(query, logger: logger).consume()
-                if deleted == 0, delete.checksRevision { conflicts.append(delete.row.id) }
+                plan.steps.append(
+                    .checked(
+                        self.delete(delete, from: entity, schema: schema),
+                        conflictOn: delete.checksRevision ? delete.row.id : nil
+                    )
+                )
+            }
+        }
+        return plan
+    }
+
+    /// Sends a plan's statements on `connection`, inside the caller's transaction.
+    ///
+    /// - Throws: ``StoreKitLite/StoreError/Code/conflict`` naming every record an update or delete did not find
+    ///   at its revision, after the other statements ran; the server's errors as they come.
+    static func apply(_ plan: Plan, on connection: PostgresConnection, logger: Logger) async throws {
+        var conflicts: [UUID] = []
+        for step in plan.steps {
+            switch step {
+            case .insert(let query):
+                try await connection.run(query, logger: logger)
+            case .copy(let input):
+                try await PostgresCopy.send(input, on: connection, logger: logger)
+            case .checked(let query, let record):
+                let found = try await connection.run(query, logger: logger)
+                if found == 0, let record { conflicts.append(record) }
             }
         }
         if !conflicts.isEmpty {
-            throw StoreError(.conflict, entity: batch.entities.first?.entity.name, records: conflicts)
+            throw StoreError(.conflict, entity: plan.entity, records: conflicts)
         }
     }
 

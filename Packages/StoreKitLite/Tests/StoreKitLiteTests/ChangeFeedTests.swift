@@ -39,7 +39,7 @@ private final class ChangeCollector<R: StoreKitLite.Record>: Sendable {
 }
 
 /// A value behind an `NSLock` (which ThreadSanitizer sees on Linux).
-private final class Guarded<Value>: @unchecked Sendable {
+final class Guarded<Value>: @unchecked Sendable {
     // @unchecked Sendable: `value` is only touched inside `withLock`, while `lock` is held.
     private let lock = NSLock()
     private var value: Value
@@ -204,6 +204,34 @@ extension ChangeFeedTests {
             try await first.close()
             try await second.close()
             #expect(!second.changeFeedStatus.isFollowing)
+        }
+
+        /// A batch large enough to go in one `COPY` is logged and notified like any other: another node's
+        /// follower delivers every one of its records, with the values stored.
+        @Test func aBatchWrittenWithCopyReachesTheOtherNodes() async throws {
+            let schema = PostgresTestDatabase.freshSchema()
+            var configuration = try PostgresTestDatabase.configuration(schema: schema)
+            configuration.changeFeed = ChangeFeedTests.fastFeed
+            configuration.maximumConnections = 4
+            let model = StoreModel(Vehicle.self, Driver.self)
+            let writerBackend = PostgresBackend(configuration: configuration)
+            let readerBackend = PostgresBackend(configuration: configuration)
+            let writer = try await PersistenceService.open(model: model, backend: writerBackend)
+            let reader = try await PersistenceService.open(model: model, backend: readerBackend)
+            let changes = ChangeCollector(reader.changes(of: Vehicle.self))
+            // Far more records than the fewest that go through COPY, with text COPY must escape.
+            let years = Array(0..<3_000)
+            let ids = try await writer.create(Vehicle.self, from: years, options: .saveAndPersist) { year, vehicle in
+                vehicle.plate = "P\t\(year)\n"
+                vehicle.modelYear = year
+            }
+            let seen = await changes.wait { inserted($0) == Set(ids) }
+            #expect(inserted(seen) == Set(ids))
+            #expect(seen.count == 1, "one commit, one delivered change")
+            let fetched = try await reader.fetch(Query<Vehicle>(\.modelYear == 2_999))
+            #expect(fetched.map(\.plate) == ["P\t2999\n"])
+            try await writerBackend.close()
+            try await readerBackend.close()
         }
 
         /// The listener's connection is killed by the server while commits happen; the follower reconnects and

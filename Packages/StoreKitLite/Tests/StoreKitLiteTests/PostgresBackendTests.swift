@@ -229,13 +229,13 @@ struct PostgresBackendTests {
     }
 
     @Test(.enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason))
-    func aLargeBatchIsInsertedInSeveralMultiRowStatementsInOneTransaction() async throws {
+    func aLargeBatchIsWrittenInOneTransaction() async throws {
         let backend = try PostgresTestDatabase.makeBackend()
         try await backend.migrate(to: Self.model)
         let rows = (0..<1_234).map { Self.row("row \($0)", score: Int64($0)) }
         try await backend.apply(Self.inserting(rows))
         #expect(try await backend.count(RowQuery(entity: Self.items), excluding: []) == rows.count)
-        // A duplicate in the last statement rolls back the earlier ones.
+        // A duplicate at the end of the batch rolls back everything before it.
         var more = (0..<1_100).map { Self.row("more \($0)") }
         more[1_099].id = rows[0].id
         let error = await #expect(throws: StoreError.self) { try await backend.apply(Self.inserting(more)) }
