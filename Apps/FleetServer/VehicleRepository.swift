@@ -183,6 +183,9 @@ public final class StoreVehicleRepository: VehicleRepository {
         switch error.code {
         case .notInitialized, .initializationFailed, .notADatabase, .newerSchema, .cannotOpen, .invalidModel:
             return FleetError(.unavailable, "the store is not ready: \(error)", underlying: error)
+        case .connectionLost, .timedOut:
+            // The database went away or answered too late: worth trying again shortly, not a fault of the request.
+            return FleetError(.unavailable, "the store did not answer: \(error)", underlying: error)
         case .conflict:
             return FleetError(
                 .concurrentUpdate,
