@@ -30,14 +30,16 @@ struct CLIHarness {
         _ arguments: [String],
         terminal: Bool = false,
         errorTerminal: Bool = false,
-        environment extra: [String: String] = [:]
+        environment extra: [String: String] = [:],
+        connectTimeout: Duration = .seconds(10)
     ) async -> Outcome {
         let buffer = OutputBuffer()
         let context = CommandContext(
             environment: environment.merging(extra) { $1 },
             output: buffer,
             outputIsTerminal: terminal,
-            errorIsTerminal: errorTerminal
+            errorIsTerminal: errorTerminal,
+            connectTimeout: connectTimeout
         )
         let code = await Fleet.run(arguments, context: context)
         return Outcome(code: code, output: buffer.standardOutput, error: buffer.standardError)

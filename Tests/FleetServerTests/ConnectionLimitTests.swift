@@ -33,8 +33,12 @@ struct ConnectionLimitTests {
                 }
                 for connection in tricklingBodies { try? connection.send(" ") }
                 let asked = ContinuousClock.now
-                let health = try await client.send(.get, "/health", token: nil)
-                #expect(health.status == .ok)
+                // A new connection each round: on a loaded machine more than the 1 s idle timeout can pass between
+                // two rounds, and the daemon then rightly closes a connection kept from the round before.
+                let probe = try RawConnection(port: port)
+                try probe.send("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                let health = probe.receiveResponse()
+                #expect(health.hasPrefix("HTTP/1.1 200 "), "\(health)")
                 slowestHealth = max(slowestHealth, ContinuousClock.now - asked)
                 try await Task.sleep(for: .milliseconds(200))
             }
