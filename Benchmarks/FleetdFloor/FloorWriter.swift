@@ -6,6 +6,8 @@ import NIOCore
 /// `POST /v2/vehicles` for the write-heavy mix: one read-write connection on a serial queue of its own (so that
 /// `fsync` never blocks a thread that serves reads), each vehicle inserted in its own durable transaction
 /// (`synchronous = FULL`) after checking that its plate is free.
+// @unchecked Sendable: the connection and its statements are touched only on `queue`, a serial queue, so no two
+// threads use them at once.
 final class FloorWriter: @unchecked Sendable {
     // Touched only on `queue`.
     private var database: OpaquePointer?

@@ -2,6 +2,8 @@ import Fluent
 import Foundation
 
 /// A vehicle as Fluent stores it.
+// @unchecked Sendable: Fluent models are mutable classes (as Fluent requires); each instance is made, filled and
+// encoded by one request and never shared between tasks.
 final class Vehicle: Model, @unchecked Sendable {
     static let schema = "vehicles"
 
