@@ -77,7 +77,16 @@ enum PostgresErrors {
             .saslError:
             let cause = error.underlying.map { "\($0)" } ?? error.code.description
             return StoreError(.cannotOpen, detail: operation, reason: "\(error.code): \(cause)", underlying: error)
-        case .poolClosed, .clientClosedConnection:
+        case .clientClosedConnection:
+            // A connection this process closed because it broke (see PostgresTransaction), met again by a statement
+            // already on its way: the connection was lost, the store is not closed.
+            return StoreError(
+                .connectionLost,
+                detail: operation,
+                reason: "the connection was closed after it broke",
+                underlying: error
+            )
+        case .poolClosed:
             return StoreError(
                 .notInitialized,
                 detail: operation,

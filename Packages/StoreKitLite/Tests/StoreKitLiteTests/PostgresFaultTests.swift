@@ -88,9 +88,7 @@ struct PostgresFaultTests {
 
     // MARK: - Statement timeout
 
-    @Test(
-        .disabled("waits forever in PostgresPrivateServer: the server starts but the test never resumes; to be fixed")
-    )
+    @Test(.timeLimit(.minutes(1)))
     func aStatementThatRunsTooLongIsATypedTimeoutAndWritesNothing() async throws {
         try await PostgresPrivateServer.with { server in
             var configuration = try server.configuration(schema: Self.schema)
@@ -151,9 +149,7 @@ struct PostgresFaultTests {
 
     // MARK: - Server restarted
 
-    @Test(
-        .disabled("waits forever in PostgresPrivateServer: the server starts but the test never resumes; to be fixed")
-    )
+    @Test(.timeLimit(.minutes(1)))
     func aServerRestartedMidRunLosesNoAcknowledgedSaveAndTheStoreRecoversByItself() async throws {
         try await PostgresPrivateServer.with { server in
             var configuration = try server.configuration(schema: Self.schema)
@@ -231,9 +227,7 @@ struct PostgresFaultTests {
     /// with a typed error instead of waiting for an answer that never comes, leaves no session idle in a
     /// transaction (which would hold back every change-feed follower on the server), writes nothing, and the pool
     /// serves the next commit on a new connection.
-    @Test(
-        .disabled("waits forever in PostgresPrivateServer: the server starts but the test never resumes; to be fixed")
-    )
+    @Test(.timeLimit(.minutes(1)))
     func aConnectionDroppedMidCommitIsATypedErrorWritesNothingAndThePoolRecovers() async throws {
         try await PostgresPrivateServer.with { server in
             var configuration = try server.configuration(schema: Self.schema)
@@ -282,7 +276,12 @@ struct PostgresFaultTests {
     /// The same, with many commits in flight on several connections: every one of them ends, with success or a
     /// typed error, none is left waiting.
     @Test(
-        .disabled("waits forever in PostgresPrivateServer: the server starts but the test never resumes; to be fixed")
+        .disabled(
+            """
+            can still hang: one run in five waited for minutes (a statement sent on a connection the server just \
+            ended can wait forever in PostgresNIO 1.33.2); enable once every commit ends under this load
+            """
+        )
     )
     func connectionsDroppedUnderLoadNeverLeaveACommitWaiting() async throws {
         try await PostgresPrivateServer.with { server in
@@ -328,7 +327,7 @@ struct PostgresFaultTests {
             try await admin.close()
             #expect(outcomes.count == 6)
             let expected: Set<StoreError.Code> = [.connectionLost, .cannotOpen]
-            #expect(outcomes.compactMap { $0 }.allSatisfy { expected.contains($0) })
+            #expect(outcomes.compactMap { $0 }.allSatisfy { expected.contains($0) }, "\(outcomes)")
             #expect(try await Self.sessionsIdleInTransaction(on: server) == 0)
             // Every stored batch is whole: the records of one writer's batches come in whole batches.
             let rows = try await backend.fetch(RowQuery(entity: Self.items))
