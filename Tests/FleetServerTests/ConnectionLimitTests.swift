@@ -33,9 +33,9 @@ struct ConnectionLimitTests {
                 }
                 for connection in tricklingBodies { try? connection.send(" ") }
                 let asked = ContinuousClock.now
-                // A new connection each round: on a loaded machine more than the 1 s idle timeout can pass between
-                // two rounds, and the daemon then rightly closes a connection kept from the round before.
-                // Read off the cooperative pool, which the daemon in this process needs to answer.
+                // A new connection each round, read off the cooperative pool (which the daemon in this process needs):
+                // on a loaded machine more than the 1 s idle timeout can pass between two rounds, and the daemon then
+                // rightly closes a connection kept from the round before.
                 let health = try await RawConnection.offPool {
                     let probe = try RawConnection(port: port)
                     try probe.send("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")

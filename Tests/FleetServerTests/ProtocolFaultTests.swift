@@ -37,10 +37,13 @@ struct ProtocolFaultTests {
         let fixture = try ServerFixture(logs: logs)
         try await fixture.withServer { client in
             let port = try #require(client.port)
-            let connection = try RawConnection(port: port)
-            try connection.send(request)
-            connection.finishSending()
-            let answer = connection.receiveResponse()
+            // Blocking reads run off the cooperative pool, which the daemon in this process needs to answer.
+            let answer = try await RawConnection.offPool {
+                let connection = try RawConnection(port: port)
+                try connection.send(request)
+                connection.finishSending()
+                return connection.receiveResponse()
+            }
             // The daemon may answer 400 or just close: never 5xx.
             #expect(!answer.hasPrefix("HTTP/1.1 5"), "\(answer)")
             if !answer.isEmpty { #expect(answer.hasPrefix("HTTP/1.1 400"), "\(answer)") }
@@ -81,13 +84,17 @@ struct ProtocolFaultTests {
         let logs = InMemoryLogHandler()
         let fixture = try ServerFixture(logs: logs)
         try await fixture.withServer { client in
-            let connection = try RawConnection(port: try #require(client.port))
-            try connection.send(request)
-            let answer = connection.receiveResponse()
+            let port = try #require(client.port)
+            // Blocking reads run off the cooperative pool, which the daemon in this process needs to answer.
+            let (answer, closed) = try await RawConnection.offPool {
+                let connection = try RawConnection(port: port)
+                try connection.send(request)
+                return (connection.receiveResponse(), connection.isClosedByPeer())
+            }
             #expect(answer.hasPrefix("HTTP/1.1 \(status) "), "\(answer.prefix(200))")
             #expect(answer.contains("application/problem+json"))
             #expect(answer.contains("\"status\":\(status)"))
-            #expect(connection.isClosedByPeer())
+            #expect(closed)
             // The daemon goes on serving.
             let health = try await client.send(.get, "/health", token: nil)
             #expect(health.status == .ok)

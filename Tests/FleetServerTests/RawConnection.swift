@@ -22,7 +22,7 @@ final class RawConnection {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var timeout = timeval(tv_sec: 3, tv_usec: 0)
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -65,7 +65,7 @@ final class RawConnection {
     }
 
     /// The server's answer: one response (its head and a `Content-Length` body), or whatever arrives until the
-    /// server closes the connection, or nothing after 3 seconds of silence.
+    /// server closes the connection, or nothing after 10 seconds of silence.
     func receiveResponse() -> String {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)

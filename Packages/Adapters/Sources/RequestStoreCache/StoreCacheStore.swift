@@ -274,12 +274,6 @@ public final class StoreCacheStore: CacheStore {
 
     /// Opens (or creates) a cache store in the SQLite file at `path`.
     ///
-    /// The file is opened with `SQLiteBackend.Execution.callingThread`: a cache's reads are point reads of one key,
-    /// and its commits a few rows, so they run on the calling thread when a reader (or the writer) is free, without
-    /// the hops to SQLite's queues and back (measured: the first hit after a store 12 µs instead of 16 µs). The
-    /// calling thread is busy meanwhile, also for the `fsync` of an occasional checkpoint of the write-ahead log.
-    /// Open a `PersistenceService` of your own and use ``init(service:limits:clock:)`` to choose otherwise.
-    ///
     /// - Throws: `StoreError` when the file cannot be a cache store: `StoreError.Code.notADatabase`
     ///   for a corrupt or foreign file, `StoreError.Code.newerSchema`,
     ///   `StoreError.Code.cannotOpen`. The file is left as it was. A client can go on without a
@@ -289,7 +283,7 @@ public final class StoreCacheStore: CacheStore {
         // removed stays removed.
         let service = try await PersistenceService.open(
             model: model,
-            backend: SQLiteBackend(path: path, execution: .callingThread, durability: .normal),
+            backend: SQLiteBackend(path: path, durability: .normal),
             mergePolicy: .oursWins
         )
         return try await StoreCacheStore(service: service, limits: limits)
