@@ -6,6 +6,7 @@ import Metrics
 public import Prometheus
 import ServiceModules
 public import StoreKitLite
+public import StoreKitLitePostgres
 import StoreKitLiteSQLite
 
 /// The daemon's composition root: every service `fleetd` is made of, registered once in a frozen LocatorKit
@@ -93,6 +94,7 @@ public struct FleetStore: Sendable {
     /// `sqlite` or `postgresql`.
     public let kind: String
     private let feedStatus: @Sendable () -> ChangeFeedStatus?
+    private let poolStatus: @Sendable () -> PostgresPoolStatus?
 
     init(_ stack: StoreStack) {
         backend = stack.backend
@@ -102,7 +104,11 @@ public struct FleetStore: Sendable {
         } else {
             feedStatus = { nil }
         }
+        poolStatus = { stack.postgresPoolStatus }
     }
+
+    /// How the PostgreSQL backend uses its connection pool; `nil` for SQLite.
+    public var postgresPoolStatus: PostgresPoolStatus? { poolStatus() }
 
     /// Whether other daemons may write the store (PostgreSQL): their writes then reach this one through the change
     /// feed.

@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 public import Metrics
 import StoreKitLite
+import StoreKitLitePostgres
 import Synchronization
 
 /// The daemon's metrics, made through an injected swift-metrics factory (Prometheus in `fleetd`), so tests and
@@ -18,12 +19,19 @@ import Synchronization
 /// - On a store other daemons share (PostgreSQL): `fleetd_change_feed_connected` (1 while the other daemons' writes
 ///   are followed), `fleetd_change_feed_batches_total` (their commits delivered) and
 ///   `fleetd_change_feed_last_read_age_seconds`, also brought up to date when `/metrics` is read.
+/// - On PostgreSQL, the connection pool as the store uses it: `fleetd_db_pool_connections_in_use`,
+///   `fleetd_db_pool_connections_max`, `fleetd_db_pool_waiting` (operations waiting for a connection now),
+///   `fleetd_db_pool_leases_total`, `fleetd_db_pool_failed_leases_total` and `fleetd_db_pool_wait_seconds_total`
+///   (time spent waiting for a connection). A wait that grows with the load says the pool is too small
+///   (`maximumConnections` in the database URL).
 public final class FleetMetrics: Sendable {
     private let factory: any MetricsFactory
     /// The cache's hits and misses as last published; counters grow by the difference.
     private let publishedCache = Mutex<(hits: Int, misses: Int)>((0, 0))
     /// The change feed's delivered batches as last published.
     private let publishedBatches = Mutex(0)
+    /// The pool's totals as last published; counters grow by the difference.
+    private let publishedPool = Mutex(PostgresPoolStatus())
     private let counters = Mutex<[CounterKey: Counter]>([:])
     private let timers = Mutex<[TimerKey: Metrics.Timer]>([:])
 
@@ -60,6 +68,7 @@ public final class FleetMetrics: Sendable {
 
     /// Publishes the change feed's figures, for a store other daemons share.
     func publish(_ store: FleetStore) {
+        if let pool = store.postgresPoolStatus { publish(pool) }
         guard let status = store.changeFeedStatus else { return }
         let newBatches = publishedBatches.withLock { published in
             defer { published = status.deliveredBatches }
@@ -71,6 +80,30 @@ public final class FleetMetrics: Sendable {
             Gauge(label: "fleetd_change_feed_last_read_age_seconds", factory: factory)
                 .record(max(0, Date().timeIntervalSince(lastRead)))
         }
+    }
+
+    /// Publishes a PostgreSQL store's pool figures.
+    private func publish(_ pool: PostgresPoolStatus) {
+        let published = publishedPool.withLock { published in
+            defer { published = pool }
+            return published
+        }
+        Gauge(label: "fleetd_db_pool_connections_in_use", factory: factory).record(pool.connectionsInUse)
+        if let maximum = pool.maximumConnections {
+            Gauge(label: "fleetd_db_pool_connections_max", factory: factory).record(maximum)
+        }
+        Gauge(label: "fleetd_db_pool_waiting", factory: factory).record(pool.waitingForConnection)
+        Counter(label: "fleetd_db_pool_leases_total", factory: factory)
+            .increment(by: Int64(max(0, pool.leasesTotal - published.leasesTotal)))
+        Counter(label: "fleetd_db_pool_failed_leases_total", factory: factory)
+            .increment(by: Int64(max(0, pool.failedLeasesTotal - published.failedLeasesTotal)))
+        FloatingPointCounter(label: "fleetd_db_pool_wait_seconds_total", factory: factory)
+            .increment(by: max(0, Self.seconds(pool.waitingTimeTotal - published.waitingTimeTotal)))
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
     }
 
     func record(method: HTTPRequest.Method, route: String, status: Int, nanoseconds: UInt64) {

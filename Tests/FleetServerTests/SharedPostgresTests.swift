@@ -114,6 +114,13 @@ struct SharedPostgresTests {
                 #expect(try await b.send(.get, "/health", token: nil).string("changeFeed") == "following")
                 let metrics = try await b.send(.get, "/metrics", token: nil).text
                 #expect(metrics.contains("fleetd_change_feed_connected 1"), "\(metrics)")
+                // The listener holds one pooled connection; every read and write leased one.
+                #expect(metrics.contains("fleetd_db_pool_connections_in_use 1"), "\(metrics)")
+                #expect(metrics.contains("fleetd_db_pool_waiting 0"), "\(metrics)")
+                #expect(metrics.contains("fleetd_db_pool_connections_max "), "\(metrics)")
+                #expect(metrics.contains("fleetd_db_pool_wait_seconds_total "), "\(metrics)")
+                let leases = metrics.split(separator: "\n").first { $0.hasPrefix("fleetd_db_pool_leases_total ") }
+                #expect(leases.flatMap { Int($0.split(separator: " ")[1]) } ?? 0 > 1, "\(metrics)")
                 for _ in 0..<3 {
                     #expect(try await b.send(.get, "/v2/vehicles/\(id)", token: nil).string("model") == "FH")
                 }

@@ -2,7 +2,7 @@ import Foundation
 public import LocatorKit
 public import Logging
 public import StoreKitLite
-import StoreKitLitePostgres
+public import StoreKitLitePostgres
 public import StoreKitLiteSQLite
 
 /// Registers a StoreKitLite store whose backend a URL chooses:
@@ -157,6 +157,7 @@ public final class StoreStack: Sendable {
     /// Closes the store (the persistence service, then its backend) on graceful shutdown.
     public let lifecycle: ModuleLifecycleService
     private let feedStatus: @Sendable () -> ChangeFeedStatus
+    private let poolStatus: (@Sendable () -> PostgresPoolStatus)?
 
     init(_ module: StoreModule) throws(ModuleConfigurationError) {
         let problems = module.problems()
@@ -166,7 +167,7 @@ public final class StoreStack: Sendable {
         switch StoreLocation(module.url) {
         case .memory:
             let backend = SQLiteBackend(location: .memory, logger: module.logger)
-            (kind, self.backend, feedStatus) = (.memory, backend, { backend.changeFeedStatus })
+            (kind, self.backend, feedStatus, poolStatus) = (.memory, backend, { backend.changeFeedStatus }, nil)
         case .file(let path):
             let backend = SQLiteBackend(
                 path: path,
@@ -176,7 +177,7 @@ public final class StoreStack: Sendable {
                 changeFeed: module.changeFeed ?? .thisProcess,
                 logger: module.logger
             )
-            (kind, self.backend, feedStatus) = (.sqlite, backend, { backend.changeFeedStatus })
+            (kind, self.backend, feedStatus, poolStatus) = (.sqlite, backend, { backend.changeFeedStatus }, nil)
         case .postgres(let url):
             var configuration: PostgresBackend.Configuration
             do throws(StoreError) {
@@ -190,7 +191,8 @@ public final class StoreStack: Sendable {
             }
             if let changeFeed = module.changeFeed { configuration.changeFeed = changeFeed }
             let backend = PostgresBackend(configuration: configuration, logger: module.logger)
-            (kind, self.backend, feedStatus) = (.postgresql, backend, { backend.changeFeedStatus })
+            (kind, self.backend) = (.postgresql, backend)
+            (feedStatus, poolStatus) = ({ backend.changeFeedStatus }, { backend.poolStatus })
         case .none, .unsupported, .fileURLWithoutPath:
             throw ModuleConfigurationError(code: .invalidConfiguration, problems: problems, underlying: nil)
         }
@@ -203,6 +205,9 @@ public final class StoreStack: Sendable {
 
     /// Whether the backend follows other processes' commits, and how far it has got (see `ChangeFeed`).
     public var changeFeedStatus: ChangeFeedStatus { feedStatus() }
+
+    /// How a PostgreSQL backend uses its connection pool; `nil` for SQLite, which has no pool.
+    public var postgresPoolStatus: PostgresPoolStatus? { poolStatus?() }
 }
 
 /// A store URL, taken apart.

@@ -76,7 +76,8 @@ extension PostgresBackend {
         /// `require` use the system's trust roots); `schema` defaults to `public`. `statement_timeout` and
         /// `idle_in_transaction_session_timeout` set ``statementTimeout`` and ``idleInTransactionTimeout``: a whole
         /// number of milliseconds, or with the unit `ms`, `s` or `min` (`250ms`, `5s`, `2min`), as PostgreSQL
-        /// writes them; `0` turns the limit off. User and password may be percent-encoded.
+        /// writes them; `0` turns the limit off. `pool_max_conns` sets ``maximumConnections``. User and password
+        /// may be percent-encoded.
         ///
         /// - Throws: ``StoreKitLite/StoreError/Code/cannotOpen`` for a URL that is not a PostgreSQL URL; the
         ///   message never repeats the password.
@@ -111,6 +112,12 @@ extension PostgresBackend {
             }
             if let value = item("idle_in_transaction_session_timeout") {
                 idleInTransactionTimeout = try Self.timeout(value, name: "idle_in_transaction_session_timeout")
+            }
+            if let value = item("pool_max_conns") {
+                guard let count = Int(value), (1...10_000).contains(count) else {
+                    throw StoreError(.cannotOpen, detail: "pool_max_conns in the URL is not a number from 1 to 10000")
+                }
+                maximumConnections = count
             }
         }
 

@@ -16,7 +16,7 @@ public import StoreKitLite
 /// never use `LIKE`, and comparisons across storage classes are decided as ``StoreKitLite/StoreValue`` orders them.
 ///
 /// Two ways to run it:
-/// - ``init(client:schema:logger:)`` uses a `PostgresClient` you run (`client.run()`, typically in a
+/// - ``init(client:schema:changeFeed:logger:)`` uses a `PostgresClient` you run (`client.run()`, typically in a
 ///   `ServiceGroup` beside your server); the backend never starts or stops it. Operations wait for a connection as
 ///   the client's pool does: while the server cannot be reached, for as long as the pool keeps trying.
 /// - ``init(configuration:logger:)`` makes its own client and runs it in a task the backend owns, until
@@ -53,6 +53,8 @@ public final class PostgresBackend: StoreBackend {
     }
 
     private let state = Locked(State.notMigrated)
+    /// The client's pool, through which the backend leases every connection it uses.
+    private let pool: PostgresPool
     /// The configuration of a client the backend runs itself; `nil` for a client the caller runs.
     private let ownConfiguration: Configuration?
     /// The task running a client the backend owns.
@@ -88,6 +90,7 @@ public final class PostgresBackend: StoreBackend {
         logger: Logger? = nil
     ) {
         self.client = client
+        self.pool = PostgresPool(client: client, maximumConnections: nil)
         self.schema = schema
         self.changeFeed = changeFeed
         self.logger = logger
@@ -104,6 +107,7 @@ public final class PostgresBackend: StoreBackend {
                 ?? Logger(label: "storekitlite.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
         )
         self.client = client
+        self.pool = PostgresPool(client: client, maximumConnections: configuration.maximumConnections)
         self.schema = configuration.schema
         self.changeFeed = configuration.changeFeed
         self.logger = logger
@@ -121,6 +125,12 @@ public final class PostgresBackend: StoreBackend {
         feedStatus.withLock { $0 }
     }
 
+    /// How the backend uses the client's connection pool: connections held and awaited now, and totals since the
+    /// backend was made.
+    public var poolStatus: PostgresPoolStatus {
+        pool.current
+    }
+
     // MARK: - StoreBackend
 
     public func migrate(to model: StoreModel) async throws(StoreError) {
@@ -136,7 +146,7 @@ public final class PostgresBackend: StoreBackend {
         let createsLog = changeFeed.followsOtherProcesses
         let logExists: Bool
         do {
-            logExists = try await PostgresTransaction.run(on: client, operation: "migrate", logger: queryLogger) {
+            logExists = try await PostgresTransaction.run(on: pool, operation: "migrate", logger: queryLogger) {
                 connection in
                 var lock = PostgresBinder()
                 let key = lock.bind("storekitlite.migrate:" + schema)
@@ -204,7 +214,7 @@ public final class PostgresBackend: StoreBackend {
         if logExists && changeFeed.followsOtherProcesses {
             let horizon: Int64
             do {
-                horizon = try await client.withConnection { connection in
+                horizon = try await pool.withConnection { connection in
                     try await PostgresChangeLog.horizon(on: connection, logger: queryLogger)
                 }
             } catch {
@@ -220,7 +230,7 @@ public final class PostgresBackend: StoreBackend {
     /// holds what it needs, never the backend, so a backend released without ``close()`` ends it (in `deinit`).
     private func startFollowing(_ model: StoreModel, from horizon: Int64) {
         let follower = PostgresChangeFollower(
-            client: client,
+            pool: pool,
             schema: schema,
             origin: origin,
             model: model,
@@ -272,7 +282,7 @@ public final class PostgresBackend: StoreBackend {
             // takes to run them.
             let plan = try PostgresWriter.plan(batch, schema: schema)
             let logEntry = logs ? PostgresChangeLog.append(batch, origin: origin, schema: schema) : nil
-            try await PostgresTransaction.run(on: client, operation: "write", logger: queryLogger) { connection in
+            try await PostgresTransaction.run(on: pool, operation: "write", logger: queryLogger) { connection in
                 try await PostgresWriter.apply(plan, on: connection, logger: queryLogger)
                 if let logEntry {
                     try await connection.run(logEntry, logger: queryLogger)
@@ -284,7 +294,7 @@ public final class PostgresBackend: StoreBackend {
                     try await PostgresChangeLog.prune(
                         olderThan: changeFeed.retention ?? .seconds(3_600),
                         schema: schema,
-                        on: client,
+                        on: pool,
                         logger: queryLogger
                     )
                 } catch {
@@ -304,6 +314,31 @@ public final class PostgresBackend: StoreBackend {
         return try await read(PostgresQueryBuilder.select(query, schema: schema), of: query.entity)
     }
 
+    /// Reads the rows through a cursor that decodes each value from the row's bytes when it is read, so reading
+    /// into plain values builds no ``StoreKitLite/StoreRow``.
+    public func fetch<Result: Sendable>(
+        _ query: RowQuery,
+        reading read: @escaping @Sendable (any StoreCursor) throws(StoreError) -> Result
+    ) async throws(StoreError) -> Result {
+        try query.validate()
+        try checkOpen()
+        let statement = PostgresQueryBuilder.select(query, schema: schema)
+        let queryLogger = queryLogger
+        let rows: [PostgresRow]
+        do {
+            rows = try await pool.withConnection { connection in
+                var rows: [PostgresRow] = []
+                for try await row in try await connection.query(statement, logger: queryLogger) {
+                    rows.append(row)
+                }
+                return rows
+            }
+        } catch {
+            throw failure(error, operation: "read")
+        }
+        return try read(PostgresRowsCursor(rows, of: query.entity))
+    }
+
     public func count(_ query: RowQuery, excluding excluded: [UUID]) async throws(StoreError) -> Int {
         try query.validate()
         try checkOpen()
@@ -311,7 +346,7 @@ public final class PostgresBackend: StoreBackend {
         let queryLogger = queryLogger
         let total: Int64
         do {
-            total = try await client.withConnection { connection in
+            total = try await pool.withConnection { connection in
                 var total: Int64 = 0
                 for try await row in try await connection.query(statement, logger: queryLogger) {
                     total = try row.makeRandomAccess()[0].decode(Int64.self)
@@ -372,7 +407,7 @@ public final class PostgresBackend: StoreBackend {
     private func read(_ statement: PostgresQuery, of entity: EntityDescription) async throws(StoreError) -> [StoreRow] {
         let queryLogger = queryLogger
         do {
-            return try await client.withConnection { connection in
+            return try await pool.withConnection { connection in
                 try await PostgresReader.rows(try await connection.query(statement, logger: queryLogger), of: entity)
             }
         } catch {

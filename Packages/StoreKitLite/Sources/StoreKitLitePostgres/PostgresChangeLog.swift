@@ -71,7 +71,7 @@ enum PostgresChangeLog {
     static func prune(
         olderThan retention: Duration,
         schema: String,
-        on client: PostgresClient,
+        on pool: PostgresPool,
         logger: Logger
     )
         async throws
@@ -82,7 +82,10 @@ enum PostgresChangeLog {
         let sql =
             "DELETE FROM \(PostgresSQL.table(table, in: schema)) "
             + "WHERE committed_at < now() - make_interval(secs => \(binder.bind(age)))"
-        try await client.query(PostgresQuery(unsafeSQL: sql, binds: binder.bindings), logger: logger)
+        let query = PostgresQuery(unsafeSQL: sql, binds: binder.bindings)
+        _ = try await pool.withConnection { connection in
+            try await connection.query(query, logger: logger).consume()
+        }
     }
 
     /// The horizon now: the oldest transaction still running (every older one has ended).
@@ -166,7 +169,7 @@ enum PostgresChangeLog {
 
 /// What a PostgreSQL backend's follower task holds: the pieces it needs, never the backend itself.
 struct PostgresChangeFollower: Sendable {
-    let client: PostgresClient
+    let pool: PostgresPool
     let schema: String
     let origin: UUID
     let model: StoreModel
@@ -202,7 +205,7 @@ struct PostgresChangeFollower: Sendable {
 
     /// Listens and reads until the connection fails or the task is cancelled.
     private func follow(position: Locked<Int64>) async throws {
-        try await client.withConnection { connection in
+        try await pool.withConnection { connection in
             try await connection.listen(on: PostgresChangeLog.channel(for: schema)) { notifications in
                 let (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
                 try await withThrowingTaskGroup(of: Void.self) { group in

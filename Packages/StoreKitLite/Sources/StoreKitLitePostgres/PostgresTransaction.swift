@@ -20,13 +20,13 @@ import StoreKitLite
 /// mid-way cannot hold locks and the server's transaction horizon back for long.
 enum PostgresTransaction {
     static func run<Result>(
-        on client: PostgresClient,
+        on pool: PostgresPool,
         operation: String,
         logger: Logger,
         isolation: isolated (any Actor)? = #isolation,
         _ body: (PostgresConnection) async throws -> sending Result
     ) async throws -> sending Result {
-        try await client.withConnection(isolation: isolation) { connection in
+        try await pool.withConnection(isolation: isolation) { connection in
             try await run(on: connection, operation: operation, logger: logger, isolation: isolation, body)
         }
     }

@@ -242,6 +242,51 @@ struct PostgresBackendTests {
         #expect(error?.code == .duplicateRecord)
         #expect(try await backend.count(RowQuery(entity: Self.items), excluding: []) == rows.count)
     }
+
+    /// With one connection and eight readers at once, seven wait: the pool figures count every lease, the time
+    /// spent waiting, and end with nothing held and nothing waiting (the follower holds one connection while it
+    /// follows, so it is turned off here).
+    @Test(.enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason))
+    func thePoolFiguresCountLeasesWaitsAndConnectionsHeld() async throws {
+        var configuration = try PostgresTestDatabase.configuration(schema: PostgresTestDatabase.freshSchema())
+        configuration.maximumConnections = 1
+        configuration.changeFeed = .thisProcess
+        let backend = PostgresBackend(configuration: configuration)
+        #expect(backend.poolStatus == PostgresPoolStatus(maximumConnections: 1))
+        try await backend.migrate(to: Self.model)
+        try await backend.apply(Self.inserting([Self.row("one")]))
+        let before = backend.poolStatus
+        #expect(before.connectionsInUse == 0 && before.waitingForConnection == 0)
+        #expect(before.leasesTotal >= 2)
+
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<8 {
+                group.addTask { try await backend.count(RowQuery(entity: Self.items), excluding: []) }
+            }
+            for try await count in group { #expect(count == 1) }
+        }
+        let after = backend.poolStatus
+        #expect(after.leasesTotal == before.leasesTotal + 8)
+        #expect(after.connectionsInUse == 0 && after.waitingForConnection == 0)
+        #expect(after.failedLeasesTotal == 0)
+        #expect(after.waitingTimeTotal > before.waitingTimeTotal)
+        try await backend.close()
+    }
+
+    /// A backend that follows other processes holds one connection for its listener.
+    @Test(.enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason))
+    func aFollowingBackendHoldsOneConnectionForItsListener() async throws {
+        let schema = PostgresTestDatabase.freshSchema()
+        let backend = PostgresBackend(configuration: try PostgresTestDatabase.configuration(schema: schema))
+        try await backend.migrate(to: Self.model)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !backend.changeFeedStatus.isConnected, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(backend.poolStatus.connectionsInUse == 1)
+        try await backend.close()
+        #expect(backend.poolStatus.connectionsInUse == 0)
+    }
 }
 
 extension StoreValue {

@@ -121,7 +121,7 @@ struct PostgresFaultTests {
         }
     }
 
-    @Test func timeoutsComeFromTheURL() throws {
+    @Test func timeoutsAndThePoolSizeComeFromTheURL() throws {
         let base = "postgres://me@db.example:5433/fleet"
         let configuration = try PostgresBackend.Configuration(
             url: base + "?statement_timeout=250ms&idle_in_transaction_session_timeout=2min"
@@ -142,6 +142,14 @@ struct PostgresFaultTests {
         for bad in ["5 hours", "-1", "s", "1.5s", "99999999999"] {
             let error = #expect(throws: StoreError.self) {
                 try PostgresBackend.Configuration(url: base + "?statement_timeout=" + bad)
+            }
+            #expect(error?.code == .cannotOpen, "\(bad)")
+        }
+        #expect(try PostgresBackend.Configuration(url: base).maximumConnections == 20)
+        #expect(try PostgresBackend.Configuration(url: base + "?pool_max_conns=4").maximumConnections == 4)
+        for bad in ["0", "-3", "many", "100000"] {
+            let error = #expect(throws: StoreError.self) {
+                try PostgresBackend.Configuration(url: base + "?pool_max_conns=" + bad)
             }
             #expect(error?.code == .cannotOpen, "\(bad)")
         }
