@@ -53,17 +53,26 @@ final class PostgresPool: Sendable {
 
     var current: PostgresPoolStatus { status.withLock { $0 } }
 
+    /// How long an operation may go on after its connection closed before it is given up for lost: long enough for
+    /// PostgresNIO to fail it with the server's own error, which says more.
+    static let closedConnectionGrace: Duration = .seconds(1)
+
     /// Runs `body` with a pooled connection, counted while it waits for one and while it holds it.
-    func withConnection<Result>(
-        isolation: isolated (any Actor)? = #isolation,
-        _ body: (PostgresConnection) async throws -> sending Result
-    ) async throws -> sending Result {
+    ///
+    /// If the connection closes while `body` runs (the server ended the session, or restarted) and `body` has not
+    /// ended ``closedConnectionGrace`` later, the call fails with ``StoreKitLite/StoreError/Code/connectionLost``
+    /// and the connection goes back to the pool, which drops it: PostgresNIO can leave a statement written to a
+    /// channel that has just closed waiting for an answer forever, and a caller must never wait with it.
+    func withConnection<Result: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
         let asked = ContinuousClock.now
         status.withLock { $0.waitingForConnection += 1 }
-        var leased = false
+        let leased = Locked(false)
         defer {
+            let wasLeased = leased.withLock { $0 }
             status.withLock { status in
-                if leased {
+                if wasLeased {
                     status.connectionsInUse -= 1
                 } else {
                     status.waitingForConnection -= 1
@@ -72,7 +81,7 @@ final class PostgresPool: Sendable {
                 }
             }
         }
-        return try await client.withConnection(isolation: isolation) { connection in
+        return try await client.withConnection { connection in
             let waited = ContinuousClock.now - asked
             status.withLock { status in
                 status.waitingForConnection -= 1
@@ -80,8 +89,52 @@ final class PostgresPool: Sendable {
                 status.leasesTotal += 1
                 status.waitingTimeTotal += waited
             }
-            leased = true
-            return try await body(connection)
+            leased.withLock { $0 = true }
+            return try await Self.endingWhenClosed(connection, body)
+        }
+    }
+
+    /// Runs `body` in a task of its own and returns what it returns, or fails with `connectionLost` once the
+    /// connection has been closed for ``closedConnectionGrace`` while `body` still runs (the task is then cancelled
+    /// and left to end by itself). Cancelling the caller cancels `body`.
+    private static func endingWhenClosed<Result: Sendable>(
+        _ connection: PostgresConnection,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        let outcome = Locked<CheckedContinuation<Result, any Error>?>(nil)
+        let work = Locked<Task<Void, Never>?>(nil)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
+                outcome.withLock { $0 = continuation }
+                work.withLock { work in
+                    work = Task {
+                        let result: Swift.Result<Result, any Error>
+                        do {
+                            result = .success(try await body(connection))
+                        } catch {
+                            result = .failure(error)
+                        }
+                        outcome.withLock { $0.take() }?.resume(with: result)
+                    }
+                }
+                // A cancellation that came before the task existed.
+                if Task.isCancelled { work.withLock { $0 }?.cancel() }
+                connection.closeFuture.whenComplete { _ in
+                    Task {
+                        try? await Task.sleep(for: closedConnectionGrace)
+                        guard let continuation = outcome.withLock({ $0.take() }) else { return }
+                        work.withLock { $0 }?.cancel()
+                        continuation.resume(
+                            throwing: StoreError(
+                                .connectionLost,
+                                reason: "the connection closed and the statement on it never ended"
+                            )
+                        )
+                    }
+                }
+            }
+        } onCancel: {
+            work.withLock { $0 }?.cancel()
         }
     }
 }

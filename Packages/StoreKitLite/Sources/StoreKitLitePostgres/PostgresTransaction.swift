@@ -19,25 +19,23 @@ import StoreKitLite
 /// ``PostgresBackend/Configuration/idleInTransactionTimeout``), so a transaction left open by a client that stopped
 /// mid-way cannot hold locks and the server's transaction horizon back for long.
 enum PostgresTransaction {
-    static func run<Result>(
+    static func run<Result: Sendable>(
         on pool: PostgresPool,
         operation: String,
         logger: Logger,
-        isolation: isolated (any Actor)? = #isolation,
-        _ body: (PostgresConnection) async throws -> sending Result
-    ) async throws -> sending Result {
-        try await pool.withConnection(isolation: isolation) { connection in
-            try await run(on: connection, operation: operation, logger: logger, isolation: isolation, body)
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        try await pool.withConnection { connection in
+            try await run(on: connection, operation: operation, logger: logger, body)
         }
     }
 
-    static func run<Result>(
+    static func run<Result: Sendable>(
         on connection: PostgresConnection,
         operation: String,
         logger: Logger,
-        isolation: isolated (any Actor)? = #isolation,
-        _ body: (PostgresConnection) async throws -> sending Result
-    ) async throws -> sending Result {
+        _ body: (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
         do {
             try await send("BEGIN", on: connection, logger: logger)
         } catch {
