@@ -34,6 +34,9 @@ extension PostgresBackend {
         public var connectTimeout: Duration = .seconds(10)
         /// The most connections the client keeps open.
         public var maximumConnections: Int = 20
+        /// The fewest new records of one entity that a batch writes with one `COPY … FROM STDIN` instead of
+        /// multi-row `INSERT`s; `nil` never uses `COPY` (see ``PostgresBackend/copyThreshold``).
+        public var copyThreshold: Int? = PostgresBackend.defaultCopyThreshold
         /// Which commits the backend's ``StoreKitLite/StoreBackend/committedChanges()`` delivers; by default every
         /// process's, through the store's change log (one pooled connection then listens for them).
         public var changeFeed: ChangeFeed = .allProcesses()
@@ -76,8 +79,8 @@ extension PostgresBackend {
         /// `require` use the system's trust roots); `schema` defaults to `public`. `statement_timeout` and
         /// `idle_in_transaction_session_timeout` set ``statementTimeout`` and ``idleInTransactionTimeout``: a whole
         /// number of milliseconds, or with the unit `ms`, `s` or `min` (`250ms`, `5s`, `2min`), as PostgreSQL
-        /// writes them; `0` turns the limit off. `pool_max_conns` sets ``maximumConnections``. User and password
-        /// may be percent-encoded.
+        /// writes them; `0` turns the limit off. `pool_max_conns` sets ``maximumConnections``, `copy_threshold`
+        /// sets ``copyThreshold`` (a number, or `off`). User and password may be percent-encoded.
         ///
         /// - Throws: ``StoreKitLite/StoreError/Code/cannotOpen`` for a URL that is not a PostgreSQL URL; the
         ///   message never repeats the password.
@@ -112,6 +115,19 @@ extension PostgresBackend {
             }
             if let value = item("idle_in_transaction_session_timeout") {
                 idleInTransactionTimeout = try Self.timeout(value, name: "idle_in_transaction_session_timeout")
+            }
+            if let value = item("copy_threshold") {
+                if value == "off" {
+                    copyThreshold = nil
+                } else {
+                    guard let count = Int(value), count >= 1 else {
+                        throw StoreError(
+                            .cannotOpen,
+                            detail: "copy_threshold in the URL is not a positive number or off"
+                        )
+                    }
+                    copyThreshold = count
+                }
             }
             if let value = item("pool_max_conns") {
                 guard let count = Int(value), (1...10_000).contains(count) else {

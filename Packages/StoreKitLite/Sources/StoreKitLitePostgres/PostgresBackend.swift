@@ -16,7 +16,7 @@ public import StoreKitLite
 /// never use `LIKE`, and comparisons across storage classes are decided as ``StoreKitLite/StoreValue`` orders them.
 ///
 /// Two ways to run it:
-/// - ``init(client:schema:changeFeed:logger:)`` uses a `PostgresClient` you run (`client.run()`, typically in a
+/// - ``init(client:schema:changeFeed:copyThreshold:logger:)`` uses a `PostgresClient` you run (`client.run()`, typically in a
 ///   `ServiceGroup` beside your server); the backend never starts or stops it. Operations wait for a connection as
 ///   the client's pool does: while the server cannot be reached, for as long as the pool keeps trying.
 /// - ``init(configuration:logger:)`` makes its own client and runs it in a task the backend owns, until
@@ -45,6 +45,13 @@ public final class PostgresBackend: StoreBackend {
     public let logger: Logger?
     /// Which commits ``committedChanges()`` delivers.
     public let changeFeed: ChangeFeed
+    /// The fewest new records of one entity in a batch that are written with one `COPY … FROM STDIN` instead of
+    /// multi-row `INSERT`s; `nil` never uses `COPY`.
+    public let copyThreshold: Int?
+
+    /// The default ``copyThreshold``: below 200 records, `COPY`'s extra round trip costs more than its cheaper
+    /// parsing saves.
+    public static let defaultCopyThreshold = 200
 
     private enum State {
         case notMigrated
@@ -82,14 +89,17 @@ public final class PostgresBackend: StoreBackend {
     /// - Parameters:
     ///   - schema: the schema holding the store; created by ``migrate(to:)`` when missing.
     ///   - changeFeed: which commits ``committedChanges()`` delivers; by default every process's.
+    ///   - copyThreshold: the fewest new records of one entity that a batch writes with `COPY`; `nil` never uses it.
     ///   - logger: where to log; `nil` (the default) logs nothing.
     public init(
         client: PostgresClient,
         schema: String = "public",
         changeFeed: ChangeFeed = .allProcesses(),
+        copyThreshold: Int? = PostgresBackend.defaultCopyThreshold,
         logger: Logger? = nil
     ) {
         self.client = client
+        self.copyThreshold = copyThreshold.map { max(1, $0) }
         self.pool = PostgresPool(client: client, maximumConnections: nil)
         self.schema = schema
         self.changeFeed = changeFeed
@@ -110,6 +120,7 @@ public final class PostgresBackend: StoreBackend {
         self.pool = PostgresPool(client: client, maximumConnections: configuration.maximumConnections)
         self.schema = configuration.schema
         self.changeFeed = configuration.changeFeed
+        self.copyThreshold = configuration.copyThreshold.map { max(1, $0) }
         self.logger = logger
         self.ownConfiguration = configuration
         runTask.withLock { $0 = Task { await client.run() } }
@@ -280,7 +291,7 @@ public final class PostgresBackend: StoreBackend {
             }
             // Every statement is made before the transaction begins, which then lasts only as long as the server
             // takes to run them.
-            let plan = try PostgresWriter.plan(batch, schema: schema)
+            let plan = try PostgresWriter.plan(batch, schema: schema, copyThreshold: copyThreshold)
             let logEntry = logs ? PostgresChangeLog.append(batch, origin: origin, schema: schema) : nil
             try await PostgresTransaction.run(on: pool, operation: "write", logger: queryLogger) { connection in
                 try await PostgresWriter.apply(plan, on: connection, logger: queryLogger)

@@ -4,21 +4,18 @@ import PostgresNIO
 import StoreKitLite
 
 /// Writes a ``StoreKitLite/ChangeBatch`` on a connection inside the caller's transaction. Inserts go in multi-row
-/// `INSERT`s or, from ``copyThreshold`` new records of one entity on, in one `COPY … FROM STDIN`
+/// `INSERT`s or, from ``PostgresBackend/defaultCopyThreshold`` (or the configured threshold) new records of one
+/// entity on, in one `COPY … FROM STDIN`
 /// (``PostgresCopy``); updates and deletes check the revision in their `WHERE` clause and report, through
 /// `RETURNING`, whether they found their row. Conflicts are collected over the whole batch and thrown at the end,
 /// which rolls the transaction back.
 ///
-/// Every statement and every `COPY` input is made by ``plan(_:schema:)`` before the transaction begins, so a value
+/// Every statement and every `COPY` input is made by ``plan(_:schema:copyThreshold:)`` before the transaction begins, so a value
 /// that does not fit its column fails the batch before anything is sent, and the transaction stays open only for
 /// as long as the server takes.
 enum PostgresWriter {
     /// The most rows one `INSERT` carries (PostgreSQL accepts at most 65,535 parameters per statement).
     static let maximumRowsPerInsert = 500
-
-    /// The fewest new records of one entity in a batch that go in one `COPY … FROM STDIN` rather than in
-    /// multi-row `INSERT`s: below it, `COPY`'s extra round trip costs more than its cheaper parsing saves.
-    static let copyThreshold = 200
 
     /// A batch's statements, in order, ready to send.
     struct Plan {
@@ -39,11 +36,11 @@ enum PostgresWriter {
     /// Makes every statement of `batch`, converting and checking every value.
     ///
     /// - Throws: ``StoreKitLite/StoreError/Code/backend`` for a value that does not fit its column.
-    static func plan(_ batch: ChangeBatch, schema: String) throws(StoreError) -> Plan {
+    static func plan(_ batch: ChangeBatch, schema: String, copyThreshold: Int?) throws(StoreError) -> Plan {
         var plan = Plan(entity: batch.entities.first?.entity.name)
         for changes in batch.entities {
             let entity = changes.entity
-            if changes.inserts.count >= copyThreshold {
+            if let copyThreshold, changes.inserts.count >= copyThreshold {
                 plan.steps.append(.copy(try PostgresCopy.encode(changes.inserts[...], of: entity, schema: schema)))
             } else if !changes.inserts.isEmpty {
                 let perStatement = max(1, min(maximumRowsPerInsert, 65_535 / (entity.columns.count + 1)))

@@ -228,9 +228,13 @@ struct PostgresBackendTests {
         #expect(try await backend.fetch(RowQuery(entity: Self.items)).isEmpty)
     }
 
-    @Test(.enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason))
-    func aLargeBatchIsWrittenInOneTransaction() async throws {
-        let backend = try PostgresTestDatabase.makeBackend()
+    /// With `COPY` (the default threshold) and with multi-row `INSERT`s only.
+    @Test(
+        .enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason),
+        arguments: [PostgresBackend.defaultCopyThreshold, nil]
+    )
+    func aLargeBatchIsWrittenInOneTransaction(copyThreshold: Int?) async throws {
+        let backend = try PostgresTestDatabase.makeBackend(copyThreshold: copyThreshold)
         try await backend.migrate(to: Self.model)
         let rows = (0..<1_234).map { Self.row("row \($0)", score: Int64($0)) }
         try await backend.apply(Self.inserting(rows))

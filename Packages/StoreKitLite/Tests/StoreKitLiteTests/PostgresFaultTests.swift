@@ -147,6 +147,10 @@ struct PostgresFaultTests {
         }
         #expect(try PostgresBackend.Configuration(url: base).maximumConnections == 20)
         #expect(try PostgresBackend.Configuration(url: base + "?pool_max_conns=4").maximumConnections == 4)
+        #expect(try PostgresBackend.Configuration(url: base).copyThreshold == PostgresBackend.defaultCopyThreshold)
+        #expect(try PostgresBackend.Configuration(url: base + "?copy_threshold=1000").copyThreshold == 1_000)
+        #expect(try PostgresBackend.Configuration(url: base + "?copy_threshold=off").copyThreshold == nil)
+        #expect(throws: StoreError.self) { try PostgresBackend.Configuration(url: base + "?copy_threshold=0") }
         for bad in ["0", "-3", "many", "100000"] {
             let error = #expect(throws: StoreError.self) {
                 try PostgresBackend.Configuration(url: base + "?pool_max_conns=" + bad)
@@ -289,6 +293,9 @@ struct PostgresFaultTests {
             var configuration = try server.configuration(schema: Self.schema)
             configuration.changeFeed = .allProcesses(pollInterval: .milliseconds(50))
             configuration.maximumConnections = 6
+            // No COPY: PostgresNIO 1.33.2 stops the process (a precondition in its copy state machine) when the
+            // server ends a session in the middle of a COPY, which this test would do sooner or later.
+            configuration.copyThreshold = nil
             let backend = PostgresBackend(configuration: configuration)
             try await backend.migrate(to: Self.model)
             let admin = try await server.connect()
@@ -296,7 +303,7 @@ struct PostgresFaultTests {
             let outcomes = try await withThrowingTaskGroup(of: StoreError.Code?.self) { group in
                 for writer in 0..<6 {
                     group.addTask {
-                        // Batches large enough for COPY and small ones, alternating.
+                        // Batches of several statements and of one, alternating.
                         let size = writer.isMultiple(of: 2) ? 400 : 3
                         do throws(StoreError) {
                             for _ in 0..<20 {

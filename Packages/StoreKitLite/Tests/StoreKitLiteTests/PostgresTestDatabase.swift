@@ -69,11 +69,16 @@ enum PostgresTestDatabase {
     }
 
     /// A backend on a fresh schema, on the shared client; skips the test case without a server.
-    static func makeBackend() throws -> PostgresBackend {
+    static func makeBackend(copyThreshold: Int? = PostgresBackend.defaultCopyThreshold) throws -> PostgresBackend {
         guard isConfigured else { try Test.cancel(skipReason) }
         // Only the change-feed tests follow other processes' commits (on clients of their own): a follower keeps
         // one pooled connection, and the many backends of parallel tests share this client's few.
-        return PostgresBackend(client: try shared.get(), schema: freshSchema(), changeFeed: .thisProcess)
+        return PostgresBackend(
+            client: try shared.get(),
+            schema: freshSchema(),
+            changeFeed: .thisProcess,
+            copyThreshold: copyThreshold
+        )
     }
 
     /// Drops schemas and everything in them.
