@@ -56,8 +56,9 @@ enum PostgresReader {
     }
 }
 
-/// A cursor over result rows (`id`, `revision`, then the entity's columns) that decodes each value when it is
-/// read, straight from the row's bytes: reading into plain values never builds a ``StoreKitLite/StoreRow``.
+/// A cursor over result rows (`id`, `revision`, then the entity's columns) that decodes one row at a time into a
+/// buffer it reuses: reading into plain values builds no ``StoreKitLite/StoreRow`` and allocates nothing per row
+/// beyond the values themselves (text, blobs).
 ///
 /// The column types of the first row are checked against the model (a table whose columns differ is
 /// ``StoreKitLite/StoreError/Code/corruptValue``); every later row of the same result has the same types.
@@ -65,40 +66,59 @@ final class PostgresRowsCursor: StoreCursor {
     private let rows: [PostgresRow]
     private let entity: EntityDescription
     private var position = -1
-    private var current: PostgresRandomAccessRow?
+    private var values: [StoreValue] = []
     private(set) var revision: Int64 = 0
 
     init(_ rows: [PostgresRow], of entity: EntityDescription) {
         self.rows = rows
         self.entity = entity
+        values.reserveCapacity(entity.columns.count)
     }
 
-    var columnCount: Int { entity.columns.count }
+    var columnCount: Int { values.count }
 
     func next() throws(StoreError) -> UUID? {
         position += 1
-        guard position < rows.count else {
-            current = nil
-            return nil
+        // Filled as a local and put back once: one exclusive access to the stored buffer per row, not one per value.
+        var values = self.values
+        self.values = []
+        values.removeAll(keepingCapacity: true)
+        defer { self.values = values }
+        guard position < rows.count else { return nil }
+        let columns = entity.columns
+        let first = position == 0
+        var id: UUID?
+        var revision: Int64?
+        var index = 0
+        for cell in rows[position] {
+            switch index {
+            case 0:
+                id = try? cell.decode(UUID.self)
+            case 1:
+                revision = try? cell.decode(Int64.self)
+            default:
+                guard index - 2 < columns.count else { break }
+                values.append(try value(of: cell, as: columns[index - 2], record: id, checkingType: first))
+            }
+            index += 1
         }
-        let cells = rows[position].makeRandomAccess()
-        if position == 0 { try check(cells) }
-        let id: UUID
-        do {
-            id = try cells[0].decode(UUID.self)
-            revision = try cells[1].decode(Int64.self)
-        } catch {
+        if let revision { self.revision = revision } else { id = nil }
+        guard index == columns.count + 2 else {
+            throw StoreError(.corruptValue, entity: entity.name, detail: "the table's columns differ from the model's")
+        }
+        guard let id else {
             throw StoreError(.corruptValue, entity: entity.name, detail: "a stored ID or revision does not decode")
         }
-        current = cells
         return id
     }
 
-    private func check(_ cells: PostgresRandomAccessRow) throws(StoreError) {
-        guard cells.count == entity.columns.count + 2 else {
-            throw StoreError(.corruptValue, entity: entity.name, detail: "the table's columns differ from the model's")
-        }
-        for (offset, column) in entity.columns.enumerated() {
+    private func value(
+        of cell: PostgresCell,
+        as column: ColumnDescription,
+        record: UUID?,
+        checkingType: Bool
+    ) throws(StoreError) -> StoreValue {
+        if checkingType {
             let expected: PostgresDataType
             switch column.type {
             case .integer: expected = .int8
@@ -106,7 +126,7 @@ final class PostgresRowsCursor: StoreCursor {
             case .text: expected = .text
             case .blob: expected = .bytea
             }
-            guard cells[offset + 2].dataType == expected else {
+            guard cell.dataType == expected else {
                 throw StoreError(
                     .corruptValue,
                     entity: entity.name,
@@ -114,27 +134,55 @@ final class PostgresRowsCursor: StoreCursor {
                 )
             }
         }
+        guard cell.bytes != nil else { return .null }
+        do {
+            switch column.type {
+            case .integer: return .integer(try cell.decode(Int64.self))
+            case .real: return .real(try cell.decode(Double.self))
+            case .text: return .text(try cell.decode(String.self))
+            case .blob: return .blob(Data(try cell.decode(ByteBuffer.self).readableBytesView))
+            }
+        } catch {
+            throw StoreError(
+                .corruptValue,
+                entity: entity.name,
+                records: record.map { [$0] } ?? [],
+                detail: "\(column.name) does not decode as \(column.type.rawValue)"
+            )
+        }
     }
 
     func type(at column: Int) -> ColumnType? {
-        guard let current, current[column + 2].bytes != nil else { return nil }
-        return entity.columns[column].type
+        switch values[column] {
+        case .null: nil
+        case .integer: .integer
+        case .real: .real
+        case .text: .text
+        case .blob: .blob
+        }
     }
 
     func integer(at column: Int) -> Int64 {
-        (try? current?[column + 2].decode(Int64.self)) ?? 0
+        if case .integer(let value) = values[column] { return value }
+        return 0
     }
 
     func real(at column: Int) -> Double {
-        (try? current?[column + 2].decode(Double.self)) ?? 0
+        if case .real(let value) = values[column] { return value }
+        return 0
     }
 
     func text(at column: Int) -> String {
-        (try? current?[column + 2].decode(String.self)) ?? ""
+        if case .text(let value) = values[column] { return value }
+        return ""
     }
 
     func blob(at column: Int) -> Data {
-        guard let buffer = try? current?[column + 2].decode(ByteBuffer.self) else { return Data() }
-        return Data(buffer.readableBytesView)
+        if case .blob(let value) = values[column] { return value }
+        return Data()
+    }
+
+    func value(at column: Int) -> StoreValue {
+        values[column]
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PostgresNIO
 import StoreKitLite
 import StoreKitLitePostgres
 import Testing
@@ -245,6 +246,27 @@ struct PostgresBackendTests {
         let error = await #expect(throws: StoreError.self) { try await backend.apply(Self.inserting(more)) }
         #expect(error?.code == .duplicateRecord)
         #expect(try await backend.count(RowQuery(entity: Self.items), excluding: []) == rows.count)
+    }
+
+    /// Reading through a cursor (a fetch with a transform) checks the stored column types against the model.
+    @Test(.enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason))
+    func aColumnStoredAsAnotherTypeIsACorruptValueWhenReadThroughACursor() async throws {
+        let backend = try PostgresTestDatabase.makeBackend()
+        try await backend.migrate(to: Self.model)
+        try await backend.apply(Self.inserting([Self.row("one", score: 1), Self.row("two")]))
+        let read: @Sendable (any StoreCursor) throws(StoreError) -> [String] = { cursor throws(StoreError) in
+            var names: [String] = []
+            while try cursor.next() != nil { names.append(cursor.text(at: 0)) }
+            return names
+        }
+        #expect(try await backend.fetch(RowQuery(entity: Self.items), reading: read).sorted() == ["one", "two"])
+        let table = "\"\(backend.schema)\".\"items\""
+        try await backend.client.query(PostgresQuery(unsafeSQL: "ALTER TABLE \(table) ALTER COLUMN score TYPE text"))
+        let error = await #expect(throws: StoreError.self) {
+            try await backend.fetch(RowQuery(entity: Self.items), reading: read)
+        }
+        #expect(error?.code == .corruptValue)
+        #expect(error?.detail.contains("score") == true)
     }
 
     /// With one connection and eight readers at once, seven wait: the pool figures count every lease, the time
