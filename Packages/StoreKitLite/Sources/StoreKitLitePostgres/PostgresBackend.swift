@@ -325,8 +325,8 @@ public final class PostgresBackend: StoreBackend {
         return try await read(PostgresQueryBuilder.select(query, schema: schema), of: query.entity)
     }
 
-    /// Reads the rows through a cursor that decodes each value from the row's bytes when it is read, so reading
-    /// into plain values builds no ``StoreKitLite/StoreRow``.
+    /// Decodes the rows as they arrive into flat arrays (no ``StoreKitLite/StoreRow`` per row), then hands them to
+    /// `read` through a cursor.
     public func fetch<Result: Sendable>(
         _ query: RowQuery,
         reading read: @escaping @Sendable (any StoreCursor) throws(StoreError) -> Result
@@ -335,19 +335,16 @@ public final class PostgresBackend: StoreBackend {
         try checkOpen()
         let statement = PostgresQueryBuilder.select(query, schema: schema)
         let queryLogger = queryLogger
-        let rows: [PostgresRow]
+        let entity = query.entity
+        let rows: PostgresFlatRows
         do {
             rows = try await pool.withConnection { connection in
-                var rows: [PostgresRow] = []
-                for try await row in try await connection.query(statement, logger: queryLogger) {
-                    rows.append(row)
-                }
-                return rows
+                try await PostgresFlatRows.read(try await connection.query(statement, logger: queryLogger), of: entity)
             }
         } catch {
             throw failure(error, operation: "read")
         }
-        return try read(PostgresRowsCursor(rows, of: query.entity))
+        return try read(PostgresFlatRowsCursor(rows))
     }
 
     public func count(_ query: RowQuery, excluding excluded: [UUID]) async throws(StoreError) -> Int {

@@ -56,65 +56,63 @@ enum PostgresReader {
     }
 }
 
-/// A cursor over result rows (`id`, `revision`, then the entity's columns) that decodes one row at a time into a
-/// buffer it reuses: reading into plain values builds no ``StoreKitLite/StoreRow`` and allocates nothing per row
-/// beyond the values themselves (text, blobs).
+/// Result rows (`id`, `revision`, then the entity's columns) decoded as they arrive into three flat arrays: no
+/// ``StoreKitLite/StoreRow`` and no array per row, and the decoding overlaps with the server sending the rest.
 ///
 /// The column types of the first row are checked against the model (a table whose columns differ is
 /// ``StoreKitLite/StoreError/Code/corruptValue``); every later row of the same result has the same types.
-final class PostgresRowsCursor: StoreCursor {
-    private let rows: [PostgresRow]
-    private let entity: EntityDescription
-    private var position = -1
-    private var values: [StoreValue] = []
-    private(set) var revision: Int64 = 0
+struct PostgresFlatRows: Sendable {
+    var ids: [UUID] = []
+    var revisions: [Int64] = []
+    /// The values, row after row, ``columnCount`` a row.
+    var values: [StoreValue] = []
+    let columnCount: Int
 
-    init(_ rows: [PostgresRow], of entity: EntityDescription) {
-        self.rows = rows
-        self.entity = entity
-        values.reserveCapacity(entity.columns.count)
-    }
-
-    var columnCount: Int { values.count }
-
-    func next() throws(StoreError) -> UUID? {
-        position += 1
-        // Filled as a local and put back once: one exclusive access to the stored buffer per row, not one per value.
-        var values = self.values
-        self.values = []
-        values.removeAll(keepingCapacity: true)
-        defer { self.values = values }
-        guard position < rows.count else { return nil }
+    static func read(_ sequence: PostgresRowSequence, of entity: EntityDescription) async throws -> PostgresFlatRows {
         let columns = entity.columns
-        let first = position == 0
-        var id: UUID?
-        var revision: Int64?
-        var index = 0
-        for cell in rows[position] {
-            switch index {
-            case 0:
-                id = try? cell.decode(UUID.self)
-            case 1:
-                revision = try? cell.decode(Int64.self)
-            default:
-                guard index - 2 < columns.count else { break }
-                values.append(try value(of: cell, as: columns[index - 2], record: id, checkingType: first))
+        var rows = PostgresFlatRows(columnCount: columns.count)
+        var first = true
+        for try await row in sequence {
+            var index = 0
+            var id: UUID?
+            for cell in row {
+                switch index {
+                case 0:
+                    id = try? cell.decode(UUID.self)
+                case 1:
+                    guard let id, let revision = try? cell.decode(Int64.self) else {
+                        throw StoreError(
+                            .corruptValue,
+                            entity: entity.name,
+                            detail: "a stored ID or revision does not decode"
+                        )
+                    }
+                    rows.ids.append(id)
+                    rows.revisions.append(revision)
+                default:
+                    guard index - 2 < columns.count else { break }
+                    rows.values.append(
+                        try value(of: cell, as: columns[index - 2], in: entity, record: id, checkingType: first)
+                    )
+                }
+                index += 1
             }
-            index += 1
+            guard index == columns.count + 2 else {
+                throw StoreError(
+                    .corruptValue,
+                    entity: entity.name,
+                    detail: "the table's columns differ from the model's"
+                )
+            }
+            first = false
         }
-        if let revision { self.revision = revision } else { id = nil }
-        guard index == columns.count + 2 else {
-            throw StoreError(.corruptValue, entity: entity.name, detail: "the table's columns differ from the model's")
-        }
-        guard let id else {
-            throw StoreError(.corruptValue, entity: entity.name, detail: "a stored ID or revision does not decode")
-        }
-        return id
+        return rows
     }
 
-    private func value(
+    private static func value(
         of cell: PostgresCell,
         as column: ColumnDescription,
+        in entity: EntityDescription,
         record: UUID?,
         checkingType: Bool
     ) throws(StoreError) -> StoreValue {
@@ -151,9 +149,35 @@ final class PostgresRowsCursor: StoreCursor {
             )
         }
     }
+}
+
+/// A cursor over ``PostgresFlatRows``.
+final class PostgresFlatRowsCursor: StoreCursor {
+    private let rows: PostgresFlatRows
+    private var position = -1
+    /// Where the current row's values start in `rows.values`.
+    private var offset = 0
+
+    init(_ rows: PostgresFlatRows) {
+        self.rows = rows
+    }
+
+    var revision: Int64 { rows.revisions[position] }
+    var columnCount: Int { rows.columnCount }
+
+    func next() -> UUID? {
+        position += 1
+        guard position < rows.ids.count else { return nil }
+        offset = position * rows.columnCount
+        return rows.ids[position]
+    }
+
+    func value(at column: Int) -> StoreValue {
+        rows.values[offset + column]
+    }
 
     func type(at column: Int) -> ColumnType? {
-        switch values[column] {
+        switch rows.values[offset + column] {
         case .null: nil
         case .integer: .integer
         case .real: .real
@@ -163,26 +187,22 @@ final class PostgresRowsCursor: StoreCursor {
     }
 
     func integer(at column: Int) -> Int64 {
-        if case .integer(let value) = values[column] { return value }
+        if case .integer(let value) = rows.values[offset + column] { return value }
         return 0
     }
 
     func real(at column: Int) -> Double {
-        if case .real(let value) = values[column] { return value }
+        if case .real(let value) = rows.values[offset + column] { return value }
         return 0
     }
 
     func text(at column: Int) -> String {
-        if case .text(let value) = values[column] { return value }
+        if case .text(let value) = rows.values[offset + column] { return value }
         return ""
     }
 
     func blob(at column: Int) -> Data {
-        if case .blob(let value) = values[column] { return value }
+        if case .blob(let value) = rows.values[offset + column] { return value }
         return Data()
-    }
-
-    func value(at column: Int) -> StoreValue {
-        values[column]
     }
 }
