@@ -45,6 +45,9 @@ public struct PostgresPoolStatus: Sendable, Hashable {
 final class PostgresPool: Sendable {
     let client: PostgresClient
     private let status: Locked<PostgresPoolStatus>
+    /// For each connection seen open, what to do if it closes while leased: one close callback per connection for
+    /// its whole life (never one per lease, which would pile up on a long-lived connection).
+    private let watches = Locked<[PostgresConnection.ID: @Sendable () -> Void]>([:])
 
     init(client: PostgresClient, maximumConnections: Int?) {
         self.client = client
@@ -90,19 +93,34 @@ final class PostgresPool: Sendable {
                 status.waitingTimeTotal += waited
             }
             leased.withLock { $0 = true }
-            return try await Self.endingWhenClosed(connection, body)
+            return try await endingWhenClosed(connection, body)
         }
     }
 
     /// Runs `body` in a task of its own and returns what it returns, or fails with `connectionLost` once the
     /// connection has been closed for ``closedConnectionGrace`` while `body` still runs (the task is then cancelled
     /// and left to end by itself). Cancelling the caller cancels `body`.
-    private static func endingWhenClosed<Result: Sendable>(
+    private func endingWhenClosed<Result: Sendable>(
         _ connection: PostgresConnection,
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
         let outcome = Locked<CheckedContinuation<Result, any Error>?>(nil)
         let work = Locked<Task<Void, Never>?>(nil)
+        let giveUp: @Sendable () -> Void = {
+            Task {
+                try? await Task.sleep(for: Self.closedConnectionGrace)
+                guard let continuation = outcome.withLock({ $0.take() }) else { return }
+                work.withLock { $0 }?.cancel()
+                continuation.resume(
+                    throwing: StoreError(
+                        .connectionLost,
+                        reason: "the connection closed and the statement on it never ended"
+                    )
+                )
+            }
+        }
+        let id = connection.id
+        defer { watches.withLock { if $0[id] != nil { $0[id] = {} } } }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
                 outcome.withLock { $0 = continuation }
@@ -119,17 +137,13 @@ final class PostgresPool: Sendable {
                 }
                 // A cancellation that came before the task existed.
                 if Task.isCancelled { work.withLock { $0 }?.cancel() }
-                connection.closeFuture.whenComplete { _ in
-                    Task {
-                        try? await Task.sleep(for: closedConnectionGrace)
-                        guard let continuation = outcome.withLock({ $0.take() }) else { return }
-                        work.withLock { $0 }?.cancel()
-                        continuation.resume(
-                            throwing: StoreError(
-                                .connectionLost,
-                                reason: "the connection closed and the statement on it never ended"
-                            )
-                        )
+                let firstLease = watches.withLock { watches in
+                    defer { watches[id] = giveUp }
+                    return watches[id] == nil
+                }
+                if firstLease {
+                    connection.closeFuture.whenComplete { [watches] _ in
+                        watches.withLock { $0.removeValue(forKey: id) }?()
                     }
                 }
             }
