@@ -29,30 +29,52 @@ enum PostgresReader {
         var values: [StoreValue] = []
         values.reserveCapacity(entity.columns.count)
         for (offset, column) in entity.columns.enumerated() {
-            let cell = cells[offset + 2]
-            guard cell.bytes != nil else {
-                values.append(.null)
-                continue
+            values.append(try value(of: cells[offset + 2], as: column, in: entity, record: id, checkingType: false))
+        }
+        return StoreRow(id: id, revision: revision, values: values)
+    }
+
+    /// One column's value, decoded as the column's declared type; with `checkingType`, the cell's PostgreSQL type
+    /// is checked against it first.
+    static func value(
+        of cell: PostgresCell,
+        as column: ColumnDescription,
+        in entity: EntityDescription,
+        record: UUID?,
+        checkingType: Bool
+    ) throws(StoreError) -> StoreValue {
+        if checkingType {
+            let expected: PostgresDataType
+            switch column.type {
+            case .integer: expected = .int8
+            case .real: expected = .float8
+            case .text: expected = .text
+            case .blob: expected = .bytea
             }
-            do {
-                switch column.type {
-                case .integer: values.append(.integer(try cell.decode(Int64.self)))
-                case .real: values.append(.real(try cell.decode(Double.self)))
-                case .text: values.append(.text(try cell.decode(String.self)))
-                case .blob:
-                    var buffer = try cell.decode(ByteBuffer.self)
-                    values.append(.blob(Data(buffer.readBytes(length: buffer.readableBytes) ?? [])))
-                }
-            } catch {
+            guard cell.dataType == expected else {
                 throw StoreError(
                     .corruptValue,
                     entity: entity.name,
-                    records: [id],
-                    detail: "\(column.name) does not decode as \(column.type.rawValue)"
+                    detail: "\(column.name) is not stored as \(column.type.rawValue)"
                 )
             }
         }
-        return StoreRow(id: id, revision: revision, values: values)
+        guard cell.bytes != nil else { return .null }
+        do {
+            switch column.type {
+            case .integer: return .integer(try cell.decode(Int64.self))
+            case .real: return .real(try cell.decode(Double.self))
+            case .text: return .text(try cell.decode(String.self))
+            case .blob: return .blob(Data(try cell.decode(ByteBuffer.self).readableBytesView))
+            }
+        } catch {
+            throw StoreError(
+                .corruptValue,
+                entity: entity.name,
+                records: record.map { [$0] } ?? [],
+                detail: "\(column.name) does not decode as \(column.type.rawValue)"
+            )
+        }
     }
 }
 
@@ -92,7 +114,13 @@ struct PostgresFlatRows: Sendable {
                 default:
                     guard index - 2 < columns.count else { break }
                     rows.values.append(
-                        try value(of: cell, as: columns[index - 2], in: entity, record: id, checkingType: first)
+                        try PostgresReader.value(
+                            of: cell,
+                            as: columns[index - 2],
+                            in: entity,
+                            record: id,
+                            checkingType: first
+                        )
                     )
                 }
                 index += 1
@@ -107,47 +135,6 @@ struct PostgresFlatRows: Sendable {
             first = false
         }
         return rows
-    }
-
-    private static func value(
-        of cell: PostgresCell,
-        as column: ColumnDescription,
-        in entity: EntityDescription,
-        record: UUID?,
-        checkingType: Bool
-    ) throws(StoreError) -> StoreValue {
-        if checkingType {
-            let expected: PostgresDataType
-            switch column.type {
-            case .integer: expected = .int8
-            case .real: expected = .float8
-            case .text: expected = .text
-            case .blob: expected = .bytea
-            }
-            guard cell.dataType == expected else {
-                throw StoreError(
-                    .corruptValue,
-                    entity: entity.name,
-                    detail: "\(column.name) is not stored as \(column.type.rawValue)"
-                )
-            }
-        }
-        guard cell.bytes != nil else { return .null }
-        do {
-            switch column.type {
-            case .integer: return .integer(try cell.decode(Int64.self))
-            case .real: return .real(try cell.decode(Double.self))
-            case .text: return .text(try cell.decode(String.self))
-            case .blob: return .blob(Data(try cell.decode(ByteBuffer.self).readableBytesView))
-            }
-        } catch {
-            throw StoreError(
-                .corruptValue,
-                entity: entity.name,
-                records: record.map { [$0] } ?? [],
-                detail: "\(column.name) does not decode as \(column.type.rawValue)"
-            )
-        }
     }
 }
 
