@@ -61,7 +61,10 @@ let package = Package(
         // MARK: - Package test suites (sources live in each package)
         .testTarget(
             name: "ModelKitTests",
-            dependencies: [.product(name: "ModelKit", package: "ModelKit")],
+            dependencies: [
+                .product(name: "ModelKit", package: "ModelKit"),
+                .product(name: "ModelKitTesting", package: "ModelKit"),
+            ],
             path: "Packages/ModelKit/Tests/ModelKitTests",
             swiftSettings: sharedSwiftSettings
         ),
@@ -80,6 +83,7 @@ let package = Package(
                 .product(name: "RequestKit", package: "RequestKit"),
                 .product(name: "RequestKitAsyncHTTPClient", package: "RequestKit"),
                 .product(name: "RequestKitTesting", package: "RequestKit"),
+                .product(name: "ModelKitTesting", package: "ModelKit"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],
             path: "Packages/RequestKit/Tests/RequestKitTests",
@@ -92,6 +96,7 @@ let package = Package(
                 .product(name: "StoreKitLiteSQLite", package: "StoreKitLite"),
                 .product(name: "StoreKitLitePostgres", package: "StoreKitLite"),
                 .product(name: "StoreKitLiteTesting", package: "StoreKitLite"),
+                .product(name: "ModelKitTesting", package: "ModelKit"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 // Reads the change log's table directly.
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -117,6 +122,7 @@ let package = Package(
             dependencies: [
                 .product(name: "ServiceShapes", package: "Adapters"),
                 .product(name: "ModelKit", package: "ModelKit"),
+                .product(name: "ModelKitTesting", package: "ModelKit"),
                 .product(name: "LocatorKit", package: "LocatorKit"),
                 .product(name: "RequestKit", package: "RequestKit"),
                 .product(name: "RequestKitAsyncHTTPClient", package: "RequestKit"),

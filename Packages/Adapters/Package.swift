@@ -109,6 +109,7 @@ let package = Package(
             dependencies: [
                 "ServiceShapes",
                 .product(name: "ModelKit", package: "ModelKit"),
+                .product(name: "ModelKitTesting", package: "ModelKit"),
                 .product(name: "LocatorKit", package: "LocatorKit"),
                 .product(name: "RequestKit", package: "RequestKit"),
                 .product(name: "RequestKitAsyncHTTPClient", package: "RequestKit"),

@@ -16,11 +16,18 @@ let package = Package(
     name: "ModelKit",
     platforms: [.macOS(.v15)],
     products: [
-        .library(name: "ModelKit", targets: ["ModelKit"])
+        .library(name: "ModelKit", targets: ["ModelKit"]),
+        // For test targets only: a seeded random number generator, so property-style tests repeat exactly.
+        .library(name: "ModelKitTesting", targets: ["ModelKitTesting"]),
     ],
     targets: [
         .target(name: "ModelKit", swiftSettings: sharedSwiftSettings),
-        .testTarget(name: "ModelKitTests", dependencies: ["ModelKit"], swiftSettings: sharedSwiftSettings),
+        .target(name: "ModelKitTesting", swiftSettings: sharedSwiftSettings),
+        .testTarget(
+            name: "ModelKitTests",
+            dependencies: ["ModelKit", "ModelKitTesting"],
+            swiftSettings: sharedSwiftSettings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -84,6 +84,7 @@ let package = Package(
             name: "RequestKitTests",
             dependencies: [
                 "RequestKit", "RequestKitAsyncHTTPClient", "RequestKitTesting",
+                .product(name: "ModelKitTesting", package: "ModelKit"),
                 // The test server's handler is driven without I/O on a testing channel as well.
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -58,7 +58,11 @@ let package = Package(
         ),
         .target(
             name: "StoreKitLiteTesting",
-            dependencies: ["StoreKitLite", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "StoreKitLite",
+                .product(name: "ModelKitTesting", package: "ModelKit"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: sharedSwiftSettings
         ),
         .testTarget(
@@ -68,6 +72,7 @@ let package = Package(
                 "StoreKitLiteSQLite",
                 "StoreKitLitePostgres",
                 "StoreKitLiteTesting",
+                .product(name: "ModelKitTesting", package: "ModelKit"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 // Reads the change log's table directly.
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -1,4 +1,5 @@
 import Dispatch
+import ModelKitTesting
 import Testing
 
 @testable import ServiceShapes

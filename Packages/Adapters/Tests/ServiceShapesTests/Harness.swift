@@ -5,7 +5,6 @@ import ModelKit
 import RequestKit
 import RequestKitAsyncHTTPClient
 import RequestKitTesting
-import Synchronization
 
 /// Runs `body` with a loopback test server answering through `handler`, a transport, and a client pointed at it.
 @discardableResult
@@ -18,42 +17,6 @@ func withClient<Result>(
             let environment = try ServiceEnvironment(name: "test", baseURL: server.baseURL)
             return try await body(RequestClient(environment: environment, transport: transport), server)
         }
-    }
-}
-
-/// A one-shot event a test can wait for without sleeping.
-final class Signal: Sendable {
-    private let stream: AsyncStream<Void>
-    private let continuation: AsyncStream<Void>.Continuation
-
-    init() {
-        (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-    }
-
-    func fire() {
-        continuation.yield()
-    }
-
-    func wait() async {
-        for await _ in stream { return }
-    }
-}
-
-/// A value behind a lock, for collecting what completions saw.
-final class LockedValue<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
-
-    init(_ value: Value) {
-        mutex = Mutex(value)
-    }
-
-    var value: Value {
-        get { mutex.withLock { $0 } }
-        set { mutex.withLock { $0 = newValue } }
-    }
-
-    func update(_ change: (inout Value) -> Void) {
-        mutex.withLock { change(&$0) }
     }
 }
 
@@ -80,27 +43,4 @@ func outcome<Value: Sendable, Failure: Error>(
     await withCheckedContinuation { continuation in
         call { result in continuation.resume(returning: (result, LabelledQueue.current)) }
     }
-}
-
-/// Echoes the request back as JSON: method, path, query, body text and selected headers.
-let echoHandler: TestServer.Handler = { request in
-    let object: [String: Any] = [
-        "method": request.method,
-        "path": request.path,
-        "query": request.query.map { "\($0.name)=\($0.value ?? "")" },
-        "body": request.text,
-        "contentType": request.header("content-type") ?? "",
-        "authorization": request.header("authorization") ?? "",
-    ]
-    let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
-    return TestResponse(status: 200, headers: [("Content-Type", "application/json")], body: .data(data))
-}
-
-struct Echo: Decodable, Sendable {
-    let method: String
-    let path: String
-    let query: [String]
-    let body: String
-    let contentType: String
-    let authorization: String
 }

@@ -1,4 +1,5 @@
 import LocatorKit
+import ModelKitTesting
 import ServiceShapes
 import Testing
 

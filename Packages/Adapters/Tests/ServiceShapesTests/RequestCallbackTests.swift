@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import HTTPTypes
 import ModelKit
+import ModelKitTesting
 import RequestKit
 import RequestKitTesting
 import ServiceShapes
@@ -84,22 +85,28 @@ struct RequestCallbackTests {
     }
 
     @Test func everyOneCallFormHasACallbackForm() async throws {
-        try await withClient(handler: echoHandler) { (client, server) async throws in
-            let put = await outcome { done in client.put("v/1", parameters: ["a": 1], as: Echo.self, completion: done) }
+        try await withClient(handler: TestServer.echo) { (client, server) async throws in
+            let put = await outcome { done in
+                client.put("v/1", parameters: ["a": 1], as: EchoedRequest.self, completion: done)
+            }
             #expect(try put.result.get().method == "PUT")
             let patch = await outcome { done in
                 client.patch("v/1", parameters: ["a": 1], encoding: .form, completion: done)
             }
             #expect(try patch.result.get().value.json?["body"] == "a=1")
-            let post = await outcome { done in client.post("v", parameters: ["a": 1], as: Echo.self, completion: done) }
+            let post = await outcome { done in
+                client.post("v", parameters: ["a": 1], as: EchoedRequest.self, completion: done)
+            }
             #expect(try post.result.get().body == #"{"a":1}"#)
             let plainPost = await outcome { done in client.post("v", parameters: ["b": 2], completion: done) }
             #expect(try plainPost.result.get().value.json?["method"] == "POST")
             let plainPut = await outcome { done in client.put("v/2", completion: done) }
             #expect(try plainPut.result.get().value.json?["method"] == "PUT")
-            let typedPatch = await outcome { done in client.patch("v/3", as: Echo.self, completion: done) }
+            let typedPatch = await outcome { done in client.patch("v/3", as: EchoedRequest.self, completion: done) }
             #expect(try typedPatch.result.get().method == "PATCH")
-            let get = await outcome { done in client.get("v", parameters: ["a": 1], as: Echo.self, completion: done) }
+            let get = await outcome { done in
+                client.get("v", parameters: ["a": 1], as: EchoedRequest.self, completion: done)
+            }
             #expect(try get.result.get().query == ["a=1"])
             let delete = await outcome { done in client.delete("v/1", completion: done) }
             #expect(try delete.result.get().value.json?["method"] == "DELETE")
@@ -108,10 +115,16 @@ struct RequestCallbackTests {
             let plain = await outcome { done in client.request(.options, "v", completion: done) }
             #expect(try plain.result.get().value.json?["method"] == "OPTIONS")
             let withHeaders = await outcome { done in
-                client.request(.get, "v", headerFields: [.authorization: "Bearer t"], as: Echo.self, completion: done)
+                client.request(
+                    .get,
+                    "v",
+                    headerFields: [.authorization: "Bearer t"],
+                    as: EchoedRequest.self,
+                    completion: done
+                )
             }
             #expect(try withHeaders.result.get().value.authorization == "Bearer t")
-            let endpoint = Endpoint(.get, "e", as: Echo.self)
+            let endpoint = Endpoint(.get, "e", as: EchoedRequest.self)
             let response = await outcome { done in client.response(for: endpoint, completion: done) }
             #expect(try response.result.get().value.path == "/e")
             let sent = await outcome { done in client.send(endpoint, completion: done) }
@@ -121,7 +134,7 @@ struct RequestCallbackTests {
     }
 
     @Test func theBuilderSubmitsWithACompletion() async throws {
-        try await withClient(handler: echoHandler) { (client, _) async throws in
+        try await withClient(handler: TestServer.echo) { (client, _) async throws in
             let queue = LabelledQueue("builder")
             let (text, label) = await outcome { done in
                 client.makeRequest(.post, "jobs").parameters(["a": 1]).submit(
@@ -132,7 +145,7 @@ struct RequestCallbackTests {
             #expect(try text.get().value.json?["body"] == #"{"a":1}"#)
             #expect(label == queue.label)
             let typed = await outcome { done in
-                client.makeRequest(.get, "jobs/1").submit(as: Echo.self, completion: done)
+                client.makeRequest(.get, "jobs/1").submit(as: EchoedRequest.self, completion: done)
             }
             #expect(try typed.result.get().value.path == "/jobs/1")
             let refused = await outcome { done in

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import ModelKit
+import ModelKitTesting
 import ServiceShapes
 import StoreKitLite
 import StoreKitLiteSQLite

@@ -1,4 +1,5 @@
 import ModelKit
+import ModelKitTesting
 import Testing
 
 struct MediaTypeTests {

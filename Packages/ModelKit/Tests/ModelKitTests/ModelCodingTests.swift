@@ -1,5 +1,6 @@
 import Foundation
 import ModelKit
+import ModelKitTesting
 import Testing
 
 struct ModelCodingTests {

@@ -1,4 +1,5 @@
 import ModelKit
+import ModelKitTesting
 
 /// Builds random JSON trees and texts for round-trip and fuzz tests.
 enum RandomJSON {

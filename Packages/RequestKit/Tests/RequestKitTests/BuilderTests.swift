@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import ModelKit
+import ModelKitTesting
 import RequestKit
 import RequestKitAsyncHTTPClient
 import RequestKitTesting
@@ -36,13 +37,13 @@ func temporaryFile(_ contents: Data, name: String = "file.bin") throws -> URL {
 
 struct BuilderTests {
     @Test func theBuilderSetsMethodHeadersQueryAndFormParameters() async throws {
-        try await withClient(handler: echoHandler) { client, server in
+        try await withClient(handler: TestServer.echo) { client, server in
             let response = try await client.makeRequest(.patch, "vehicles/7")
                 .header(.authorization, "Bearer abc")
                 .query("dryRun", "true")
                 .parameters(["state": "serviced"], encoding: .form)
                 .operation("vehicles.update")
-                .submit(as: Echo.self)
+                .submit(as: EchoedRequest.self)
             #expect(response.value.method == "PATCH")
             #expect(response.value.query == ["dryRun=true"])
             #expect(response.value.body == "state=serviced")
@@ -125,7 +126,7 @@ struct BuilderTests {
 
     @Test(arguments: [HTTPRequest.Method.get, .head, .delete])
     func anUploadWithAMethodWithoutABodyIsATypedError(method: HTTPRequest.Method) async throws {
-        try await withClient(handler: echoHandler) { client, server in
+        try await withClient(handler: TestServer.echo) { client, server in
             await #expect {
                 _ = try await client.makeRequest(method, "x").body(.data(Data("x".utf8)), contentType: "text/plain")
                     .submitAsUpload(true)

@@ -1,4 +1,5 @@
 import Foundation
+import ModelKitTesting
 import RequestKit
 import RequestKitTesting
 import Testing

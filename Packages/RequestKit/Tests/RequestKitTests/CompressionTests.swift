@@ -78,19 +78,19 @@ struct CompressionTests {
     }
 
     @Test func requestsAskForGzipAndDeflateByDefault() async throws {
-        try await withClient(handler: echoHandler) { client, server in
+        try await withClient(handler: TestServer.echo) { client, server in
             _ = try await client.get("x")
             #expect(server.receivedRequests.last?.header("accept-encoding") == "gzip, deflate, br")
         }
         var configuration = RequestClient.Configuration()
         configuration.headerFields[.acceptEncoding] = "gzip"
-        try await withClient(configuration: configuration, handler: echoHandler) { client, server in
+        try await withClient(configuration: configuration, handler: TestServer.echo) { client, server in
             _ = try await client.get("x")
             #expect(server.receivedRequests.last?.header("accept-encoding") == "gzip")
         }
         configuration = RequestClient.Configuration()
         configuration.decompression = .disabled
-        try await withClient(configuration: configuration, handler: echoHandler) { client, server in
+        try await withClient(configuration: configuration, handler: TestServer.echo) { client, server in
             _ = try await client.get("x")
             #expect(server.receivedRequests.last?.header("accept-encoding") == nil)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import ModelKitTesting
 import RequestKit
 import RequestKitTesting
 import Testing

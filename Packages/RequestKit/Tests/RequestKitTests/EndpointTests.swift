@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import ModelKit
+import ModelKitTesting
 import RequestKit
 import RequestKitTesting
 import Testing
@@ -98,18 +99,18 @@ struct EndpointTests {
     }
 
     @Test func anEndpointDecoratorAddsATokenJustBeforeSending() async throws {
-        let endpoint = Endpoint(.get, "me", as: Echo.self).decorated { request in
+        let endpoint = Endpoint(.get, "me", as: EchoedRequest.self).decorated { request in
             request.headerFields[.authorization] = "Bearer endpoint-token"
         }
-        try await withClient(handler: echoHandler) { client, _ in
+        try await withClient(handler: TestServer.echo) { client, _ in
             let echo = try await client.send(endpoint)
             #expect(echo.authorization == "Bearer endpoint-token")
         }
     }
 
     @Test func anEndpointDecoratorCanRefuseTheRequest() async throws {
-        let endpoint = Endpoint(.get, "me", as: Echo.self).decorated { _ in throw NotSignedIn() }
-        try await withClient(handler: echoHandler) { client, server in
+        let endpoint = Endpoint(.get, "me", as: EchoedRequest.self).decorated { _ in throw NotSignedIn() }
+        try await withClient(handler: TestServer.echo) { client, server in
             await #expect {
                 _ = try await client.send(endpoint)
             } throws: { error in

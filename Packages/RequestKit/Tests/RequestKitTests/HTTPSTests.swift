@@ -20,10 +20,10 @@ struct HTTPSTests {
 
     @Test func oneCallRequestsDecodeModelsOverHTTPS() async throws {
         defer { authority.remove() }
-        try await withClient(transportConfiguration: pinned, authority: authority, handler: echoHandler) {
+        try await withClient(transportConfiguration: pinned, authority: authority, handler: TestServer.echo) {
             client,
             server in
-            let echo = try await client.post("vehicles", parameters: ["plate": "TLS 1"], as: Echo.self)
+            let echo = try await client.post("vehicles", parameters: ["plate": "TLS 1"], as: EchoedRequest.self)
             #expect(echo.method == "POST")
             #expect(try JSONValue(parsing: echo.body) == ["plate": "TLS 1"])
             #expect(server.baseURL.scheme == "https")

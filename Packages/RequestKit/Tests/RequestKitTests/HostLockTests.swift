@@ -23,11 +23,11 @@ struct HostLockTests {
     }
 
     @Test func sendingAFullRequestToAForeignHostIsRefusedBeforeAnyMiddleware() async throws {
-        try await TestServer.withTestServer(handler: echoHandler) { foreign in
+        try await TestServer.withTestServer(handler: TestServer.echo) { foreign in
             let seen = Seen()
             var configuration = RequestClient.Configuration()
             configuration.middleware = [Self.bearer(seen)]
-            try await withClient(configuration: configuration, handler: echoHandler) { client, home in
+            try await withClient(configuration: configuration, handler: TestServer.echo) { client, home in
                 let request = ClientRequest(method: .get, url: foreign.baseURL.appending(path: "steal"))
                 await #expect {
                     _ = try await client.send(request)
@@ -41,7 +41,10 @@ struct HostLockTests {
                 let response = try await client.send(
                     ClientRequest(method: .get, url: home.baseURL.appending(path: "mine"))
                 )
-                let echo = try JSONDecoder().decode(Echo.self, from: try await response.body.collect(upTo: 1 << 20))
+                let echo = try JSONDecoder().decode(
+                    EchoedRequest.self,
+                    from: try await response.body.collect(upTo: 1 << 20)
+                )
                 #expect(echo.authorization == "Bearer secret")
                 #expect(seen.value == 1)
             }
@@ -49,7 +52,7 @@ struct HostLockTests {
     }
 
     @Test func aMiddlewareThatPointsARequestElsewhereIsRefusedAndNothingIsSent() async throws {
-        try await TestServer.withTestServer(handler: echoHandler) { foreign in
+        try await TestServer.withTestServer(handler: TestServer.echo) { foreign in
             let elsewhere = foreign.baseURL.appending(path: "steal")
             var configuration = RequestClient.Configuration()
             configuration.middleware = [
@@ -58,7 +61,7 @@ struct HostLockTests {
                     request.url = elsewhere
                 }
             ]
-            try await withClient(configuration: configuration, handler: echoHandler) { client, home in
+            try await withClient(configuration: configuration, handler: TestServer.echo) { client, home in
                 await #expect {
                     _ = try await client.get("vehicles")
                 } throws: { error in
@@ -86,7 +89,7 @@ struct HostLockTests {
         } throws: { error in
             (error as? RequestKitError)?.code == .invalidPath
         }
-        try await withClient(handler: echoHandler) { client, server in
+        try await withClient(handler: TestServer.echo) { client, server in
             await #expect {
                 _ = try await client.get(path)
             } throws: { error in

@@ -4,6 +4,7 @@ import HTTPTypes
 import InMemoryLogging
 import Logging
 import ModelKit
+import ModelKitTesting
 import RequestKit
 import RequestKitTesting
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import ModelKit
+import ModelKitTesting
 import RequestKit
 import RequestKitTesting
 import Testing
@@ -48,8 +49,8 @@ struct MiddlewareAndObserverTests {
         configuration.middleware = [
             RequestDecorator { request in request.headerFields[.authorization] = "Bearer fresh" }
         ]
-        try await withClient(configuration: configuration, handler: echoHandler) { client, _ in
-            let value2 = try await client.get("x", as: Echo.self).authorization
+        try await withClient(configuration: configuration, handler: TestServer.echo) { client, _ in
+            let value2 = try await client.get("x", as: EchoedRequest.self).authorization
             #expect(value2 == "Bearer fresh")
         }
     }
@@ -57,7 +58,7 @@ struct MiddlewareAndObserverTests {
     @Test func aRefusingDecoratorStopsTheRequestBeforeTheServer() async throws {
         var configuration = RequestClient.Configuration()
         configuration.middleware = [RequestDecorator { _ in throw NotSignedIn() }]
-        try await withClient(configuration: configuration, handler: echoHandler) { client, server in
+        try await withClient(configuration: configuration, handler: TestServer.echo) { client, server in
             await #expect {
                 _ = try await client.get("x")
             } throws: { error in

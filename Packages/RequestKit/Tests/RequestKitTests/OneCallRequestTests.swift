@@ -8,7 +8,7 @@ import Testing
 
 struct OneCallRequestTests {
     @Test func getSendsParametersAsTheQueryAndDecodesJSONByMediaType() async throws {
-        try await withClient(handler: echoHandler) { client, _ in
+        try await withClient(handler: TestServer.echo) { client, _ in
             let response = try await client.get("vehicles", parameters: ["make": "volvo", "year": 2020])
             #expect(response.status == .ok)
             let json = try #require(response.value.json)
@@ -19,8 +19,12 @@ struct OneCallRequestTests {
     }
 
     @Test func postSendsParametersAsAJSONBody() async throws {
-        try await withClient(handler: echoHandler) { client, _ in
-            let echo = try await client.post("vehicles", parameters: ["plate": "AB 123", "year": 2020], as: Echo.self)
+        try await withClient(handler: TestServer.echo) { client, _ in
+            let echo = try await client.post(
+                "vehicles",
+                parameters: ["plate": "AB 123", "year": 2020],
+                as: EchoedRequest.self
+            )
             #expect(echo.method == "POST")
             #expect(echo.contentType == "application/json")
             #expect(try JSONValue(parsing: echo.body) == ["plate": "AB 123", "year": 2020])
@@ -28,12 +32,12 @@ struct OneCallRequestTests {
     }
 
     @Test func formEncodingSendsAFormBody() async throws {
-        try await withClient(handler: echoHandler) { client, _ in
+        try await withClient(handler: TestServer.echo) { client, _ in
             let echo = try await client.put(
                 "vehicles/1",
                 parameters: ["plate": "AB 123"],
                 encoding: .form,
-                as: Echo.self
+                as: EchoedRequest.self
             )
             #expect(echo.method == "PUT")
             #expect(echo.contentType == "application/x-www-form-urlencoded")
@@ -43,8 +47,8 @@ struct OneCallRequestTests {
 
     @Test(arguments: [HTTPRequest.Method.get, .post, .put, .patch, .delete])
     func everyMethodReachesTheServer(method: HTTPRequest.Method) async throws {
-        try await withClient(handler: echoHandler) { client, server in
-            let echo = try await client.request(method, "things", parameters: ["a": "1"], as: Echo.self).value
+        try await withClient(handler: TestServer.echo) { client, server in
+            let echo = try await client.request(method, "things", parameters: ["a": "1"], as: EchoedRequest.self).value
             #expect(echo.method == method.rawValue)
             #expect(server.receivedRequests.count == 1)
             if method == .get || method == .delete {
@@ -69,11 +73,11 @@ struct OneCallRequestTests {
     }
 
     @Test func relativePathsResolveAgainstTheEnvironmentBasePath() async throws {
-        try await TestServer.withTestServer(handler: echoHandler) { server in
+        try await TestServer.withTestServer(handler: TestServer.echo) { server in
             try await AsyncHTTPClientTransport.withTransport { transport in
                 let environment = try ServiceEnvironment(name: "api", baseURL: server.baseURL.appending(path: "api/v2"))
                 let client = RequestClient(environment: environment, transport: transport)
-                let echo = try await client.get("/vehicles/7", as: Echo.self)
+                let echo = try await client.get("/vehicles/7", as: EchoedRequest.self)
                 #expect(echo.path == "/api/v2/vehicles/7")
             }
         }

@@ -43,19 +43,27 @@ struct ParameterValueTests {
     }
 
     @Test func nestedParametersReachTheServerAsBracketsInTheQueryAndJSONInTheBody() async throws {
-        try await withClient(handler: echoHandler) { client, _ in
+        try await withClient(handler: TestServer.echo) { client, _ in
             let make = "volvo"
             let filter: JSONValue = ["make": .string(make), "year": 2020]
-            let query = try await client.get("vehicles", parameters: ["filter": filter, "ids": [1, 2]], as: Echo.self)
+            let query = try await client.get(
+                "vehicles",
+                parameters: ["filter": filter, "ids": [1, 2]],
+                as: EchoedRequest.self
+            )
             #expect(query.query == ["filter[make]=volvo", "filter[year]=2020", "ids[]=1", "ids[]=2"])
             let form = try await client.post(
                 "vehicles",
                 parameters: ["filter": filter, "ids": [1, 2]],
                 encoding: .form,
-                as: Echo.self
+                as: EchoedRequest.self
             )
             #expect(form.body == "filter%5Bmake%5D=volvo&filter%5Byear%5D=2020&ids%5B%5D=1&ids%5B%5D=2")
-            let json = try await client.post("vehicles", parameters: ["filter": filter, "ids": [1, 2]], as: Echo.self)
+            let json = try await client.post(
+                "vehicles",
+                parameters: ["filter": filter, "ids": [1, 2]],
+                as: EchoedRequest.self
+            )
             #expect(try JSONValue(parsing: json.body) == ["filter": ["make": "volvo", "year": 2020], "ids": [1, 2]])
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import InMemoryLogging
 import Logging
+import ModelKitTesting
 import RequestKit
 import RequestKitAsyncHTTPClient
 import RequestKitTesting

@@ -77,7 +77,7 @@ struct SensitiveHeaderTests {
         configuration.sensitiveHeaderNames = [Self.apiKey]
         configuration.headerFields[Self.apiKey] = "client-key"
         configuration.observers = [LoggingObserver(logger: logger)]
-        try await withClient(configuration: configuration, handler: echoHandler) { client, _ in
+        try await withClient(configuration: configuration, handler: TestServer.echo) { client, _ in
             _ = try await client.makeRequest(.get, "x").header(Self.session, "per-request-secret", sensitive: true)
                 .submit()
         }

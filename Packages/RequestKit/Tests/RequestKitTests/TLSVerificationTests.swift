@@ -19,7 +19,10 @@ struct TLSVerificationTests {
         // take that long and open a connection every few hundred milliseconds.
         #expect(configuration.retriesConnectionEstablishment)
         configuration.connectTimeout = .seconds(30)
-        return try await TestServer.withTestServer(tls: try presented.serverTLSConfiguration(), handler: echoHandler) {
+        return try await TestServer.withTestServer(
+            tls: try presented.serverTLSConfiguration(),
+            handler: TestServer.echo
+        ) {
             server in
             try await AsyncHTTPClientTransport.withTransport(configuration: configuration) { transport in
                 let environment = try ServiceEnvironment(name: "tls", baseURL: "https://\(host):\(server.port)/")

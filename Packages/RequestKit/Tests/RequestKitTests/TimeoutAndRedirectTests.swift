@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import ModelKit
+import ModelKitTesting
 import RequestKit
 import RequestKitAsyncHTTPClient
 import RequestKitTesting
@@ -36,22 +37,22 @@ struct TimeoutAndRedirectTests {
     }
 
     @Test func crossOriginRedirectsDropCredentialsAndSameOriginOnesKeepThem() async throws {
-        try await TestServer.withTestServer(handler: echoHandler) { other in
+        try await TestServer.withTestServer(handler: TestServer.echo) { other in
             let target = other.baseURL.appending(path: "landed").absoluteString
             let redirecting: TestServer.Handler = { request in
                 switch request.path {
                 case "/away": TestResponse(status: 302, headers: [("Location", target)])
                 case "/here": TestResponse(status: 302, headers: [("Location", "/landed")])
-                default: await echoHandler(request)
+                default: await TestServer.echo(request)
                 }
             }
             var configuration = RequestClient.Configuration()
             configuration.headerFields[.authorization] = "Bearer secret"
             try await withClient(configuration: configuration, handler: redirecting) { client, _ in
-                let away = try await client.get("away", as: Echo.self)
+                let away = try await client.get("away", as: EchoedRequest.self)
                 #expect(away.path == "/landed")
                 #expect(away.authorization == "")
-                let here = try await client.get("here", as: Echo.self)
+                let here = try await client.get("here", as: EchoedRequest.self)
                 #expect(here.path == "/landed")
                 #expect(here.authorization == "Bearer secret")
             }

@@ -8,7 +8,7 @@ import Testing
 
 struct UnsafePublicClientTests {
     @Test func theSecureClientIsLockedToItsEnvironmentsHost() async throws {
-        try await withClient(handler: echoHandler) { client, server in
+        try await withClient(handler: TestServer.echo) { client, server in
             await #expect {
                 _ = try await client.get("http://127.0.0.1:\(server.port)/elsewhere")
             } throws: { error in
@@ -19,13 +19,13 @@ struct UnsafePublicClientTests {
     }
 
     @Test func thePublicClientReachesAnyURLAndNeverSendsCredentials() async throws {
-        try await TestServer.withTestServer(handler: echoHandler) { server in
+        try await TestServer.withTestServer(handler: TestServer.echo) { server in
             try await AsyncHTTPClientTransport.withTransport { transport in
                 let client = UnsafePublicClient(transport: transport)
                 let url = server.baseURL.appending(path: "tiles/3/4").appending(queryItems: [
                     URLQueryItem(name: "z", value: "9")
                 ])
-                let echo = try await client.get(url, as: Echo.self)
+                let echo = try await client.get(url, as: EchoedRequest.self)
                 #expect(echo.path == "/tiles/3/4")
                 #expect(echo.query == ["z=9"])
                 let response = try await client.request(

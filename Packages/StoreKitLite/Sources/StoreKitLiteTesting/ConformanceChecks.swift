@@ -1,4 +1,5 @@
 import Foundation
+import ModelKitTesting
 import StoreKitLite
 
 /// The bodies of ``BackendConformance``'s checks.
@@ -286,7 +287,7 @@ enum ConformanceChecks {
 
     static func randomQueries(_ backend: any StoreBackend) async throws {
         try await backend.migrate(to: model)
-        var random = SplitMix64(seed: 0x5EED_5702_E000_0001)
+        var random = SeededGenerator(seed: 0x5EED_5702_E000_0001)
         let data = (0..<300).map { _ in RandomData.row(using: &random) }
         try await insert(data, into: backend)
         let all = try await all(backend)
@@ -306,7 +307,7 @@ enum ConformanceChecks {
 
     static func cursorReads(_ backend: any StoreBackend) async throws {
         try await backend.migrate(to: model)
-        var random = SplitMix64(seed: 0x5EED_5702_E000_0003)
+        var random = SeededGenerator(seed: 0x5EED_5702_E000_0003)
         let data =
             [
                 row("", score: Int64.min, ratio: -1e300, payload: [], flag: true),
@@ -343,7 +344,7 @@ enum ConformanceChecks {
 
     static func callingThreadReads(_ backend: any StoreBackend) async throws {
         try await backend.migrate(to: model)
-        var random = SplitMix64(seed: 0x5EED_5702_E000_0004)
+        var random = SeededGenerator(seed: 0x5EED_5702_E000_0004)
         try await insert((0..<100).map { _ in RandomData.row(using: &random) }, into: backend)
         for round in 0..<20 {
             let query = round == 0 ? RowQuery(entity: items) : RandomData.query(entity: items, using: &random)
@@ -365,7 +366,7 @@ enum ConformanceChecks {
 
     static func callingThreadReadsByID(_ backend: any StoreBackend) async throws {
         try await backend.migrate(to: model)
-        var random = SplitMix64(seed: 0x5EED_5702_E000_0005)
+        var random = SeededGenerator(seed: 0x5EED_5702_E000_0005)
         let rows = (0..<40).map { _ in RandomData.row(using: &random) }
         try await insert(rows, into: backend)
         let wanted = rows.enumerated().filter { $0.offset.isMultiple(of: 3) }.map(\.element.id) + [UUID()]
@@ -381,7 +382,7 @@ enum ConformanceChecks {
 
     static func counts(_ backend: any StoreBackend) async throws {
         try await backend.migrate(to: model)
-        var random = SplitMix64(seed: 0x5EED_C0DE_0000_0002)
+        var random = SeededGenerator(seed: 0x5EED_C0DE_0000_0002)
         let data = (0..<200).map { _ in RandomData.row(using: &random) }
         try await insert(data, into: backend)
         let all = try await all(backend)

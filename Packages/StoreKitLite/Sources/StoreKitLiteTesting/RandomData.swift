@@ -1,4 +1,5 @@
 import Foundation
+import ModelKitTesting
 import StoreKitLite
 
 /// Random rows and queries for the property-based check: `NULL`s, mixed case, shared prefixes, Unicode that is
@@ -13,7 +14,7 @@ enum RandomData {
     static let payloads: [[UInt8]?] = [nil, [], [0], [0, 1], [1], [255], [0, 0]]
     static let needles = ["", "a", "A", "al", "Al", "lph", "ph", "\u{e9}", "e", "'", "%", "_", "🚗", "zz"]
 
-    static func row(using random: inout SplitMix64) -> StoreRow {
+    static func row(using random: inout SeededGenerator) -> StoreRow {
         StoreRow(
             id: UUID(),
             revision: 0,
@@ -27,7 +28,7 @@ enum RandomData {
         )
     }
 
-    static func value(forColumn index: Int, using random: inout SplitMix64) -> StoreValue {
+    static func value(forColumn index: Int, using random: inout SeededGenerator) -> StoreValue {
         switch index {
         case 0: .text(names.randomElement(using: &random) ?? "")
         case 1: .integer((scores.compactMap { $0 }).randomElement(using: &random) ?? 0)
@@ -37,7 +38,8 @@ enum RandomData {
         }
     }
 
-    static func predicate(entity: EntityDescription, depth: Int, using random: inout SplitMix64) -> StorePredicate {
+    static func predicate(entity: EntityDescription, depth: Int, using random: inout SeededGenerator) -> StorePredicate
+    {
         let index = Int.random(in: 0..<entity.columns.count, using: &random)
         let column = ColumnReference(name: entity.columns[index].name, index: index)
         let choice = Int.random(in: 0..<(depth > 0 ? 10 : 7), using: &random)
@@ -74,7 +76,7 @@ enum RandomData {
         }
     }
 
-    static func query(entity: EntityDescription, using random: inout SplitMix64) -> RowQuery {
+    static func query(entity: EntityDescription, using random: inout SeededGenerator) -> RowQuery {
         let sortKeys = (0..<Int.random(in: 0...2, using: &random)).map { _ in
             let index = Int.random(in: 0..<entity.columns.count, using: &random)
             return SortKey(

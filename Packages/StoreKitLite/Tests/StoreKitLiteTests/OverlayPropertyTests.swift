@@ -1,18 +1,6 @@
+import ModelKitTesting
 import StoreKitLite
 import Testing
-
-/// A seeded generator so the property-based test is reproducible.
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Reads over unsaved changes (evaluated in memory and merged with SQL results) give exactly what the same query
 /// gives in SQL once the changes are stored.
@@ -59,7 +47,7 @@ struct OverlayPropertyTests {
 
     @Test(arguments: [BackendKind.memory, .sqliteMemory], Array(0..<25))
     func overlaidReadsMatchSQLAfterTheChangesAreStored(kind: BackendKind, seed: Int) async throws {
-        var random = SeededGenerator(state: UInt64(seed) &* 0x1234_5678_9ABC_DEF1)
+        var random = SeededGenerator(seed: UInt64(seed) &* 0x1234_5678_9ABC_DEF1)
         let store = try StoreFixture(kind)
         let root = try await store.open()
         let ids = try await root.create(Vehicle.self, from: 0..<40, options: .saveAndPersist) { _, vehicle in
