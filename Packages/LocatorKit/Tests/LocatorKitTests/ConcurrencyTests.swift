@@ -98,14 +98,17 @@ struct ConcurrencyTests {
         let locator = Locator()
         let counter = Counter()
         let gate = Gate(parties: 2)
+        let (started, start) = AsyncStream.makeStream(of: Void.self)
         try locator.register(ServiceC.self) { _ async throws in
             counter.increment()
+            start.yield()
             await gate.arrive()
             return ServiceC()
         }
         let first = Task { try await locator.resolve(ServiceC.self) }
         let second = Task { try await locator.resolve(ServiceC.self) }
-        try await Task.sleep(for: .milliseconds(10))
+        // The shared creation is under way (held at the gate) before one of its waiters is cancelled.
+        _ = await started.first { _ in true }
         first.cancel()
         await gate.arrive()
         let service = try await second.value
