@@ -33,7 +33,7 @@ struct HTTPCacheTests {
         environment = try ServiceEnvironment(name: "mock", baseURL: "https://api.example.com/")
     }
 
-    func client(store: MemoryCacheStore = MemoryCacheStore()) -> RequestClient {
+    func client(store: any CacheStore = MemoryCacheStore()) -> RequestClient {
         var configuration = RequestClient.Configuration()
         configuration.cache = HTTPCache(store: store, now: clock.read)
         return RequestClient(environment: environment, transport: mock, configuration: configuration)
@@ -291,13 +291,11 @@ struct HTTPCacheTests {
     @Test func withinStaleWhileRevalidateTheStaleAnswerComesAtOnceAndIsRefreshedOnceInTheBackground() async throws {
         let revalidations = LockedValue(0)
         let release = Signal()
-        let refreshed = Signal()
         mock.on(.get, "fleet") { request in
             if request.header("if-none-match") == "\"v1\"" {
                 revalidations.update { $0 += 1 }
                 // Held until the stale answers below have been given: they never wait for the server.
                 await release.wait()
-                defer { refreshed.fire() }
                 return TestResponse(
                     status: 304,
                     headers: [("ETag", "\"v1\""), ("Cache-Control", "max-age=60, stale-while-revalidate=30")]
@@ -311,7 +309,9 @@ struct HTTPCacheTests {
                 body: .data(Data("the fleet".utf8))
             )
         }
-        let client = client()
+        let store = ReportingCacheStore()
+        var stores = store.stores.makeAsyncIterator()
+        let client = client(store: store)
         _ = try await get(client, "fleet")
         clock.advance(70)
         for _ in 0..<3 {
@@ -320,14 +320,11 @@ struct HTTPCacheTests {
             #expect(stale.status == "RequestKit; hit; ttl=-10; detail=stale-while-revalidate")
         }
         release.fire()
-        await refreshed.wait()
-        // One revalidation for the three stale answers; afterwards the answer is fresh again.
-        // The refreshed answer is stored just after the server's answer arrives, in the background task.
-        var fresh = try await get(client, "fleet")
-        for _ in 0..<400 where fresh.status?.hasPrefix("RequestKit; hit; ttl=-") == true {
-            try await Task.sleep(for: .milliseconds(5))
-            fresh = try await get(client, "fleet")
-        }
+        // One revalidation for the three stale answers, whose refreshed answer the background task stores just
+        // after the server's answer arrives: the second store, after the first answer's.
+        _ = await stores.next()
+        _ = await stores.next()
+        let fresh = try await get(client, "fleet")
         #expect(fresh.status == "RequestKit; hit; ttl=60")
         #expect(revalidations.value == 1)
         // Past the window, the stale answer is revalidated before it is used.
@@ -591,5 +588,41 @@ struct HTTPCacheTests {
         #expect(try await client.get("fleet").headerFields[cacheStatusName] == nil)
         _ = try await client.get("fleet")
         #expect(mock.requests.count == 2)
+    }
+}
+
+/// A ``MemoryCacheStore`` that reports every answer it has stored, so that a test awaits a store the cache makes in
+/// the background.
+final class ReportingCacheStore: CacheStore {
+    private let base = MemoryCacheStore()
+    /// One element per answer stored, after it is stored.
+    let stores: AsyncStream<Void>
+    private let stored: AsyncStream<Void>.Continuation
+
+    init() {
+        (stores, stored) = AsyncStream.makeStream(of: Void.self)
+    }
+
+    var maximumBodySize: Int { base.maximumBodySize }
+
+    func entries(for key: CacheKey) async throws -> [CachedResponse] {
+        try await base.entries(for: key)
+    }
+
+    func store(_ entry: CachedResponse) async throws {
+        try await base.store(entry)
+        stored.yield()
+    }
+
+    func remove(_ key: CacheKey) async throws {
+        try await base.remove(key)
+    }
+
+    func removeExpired(now: Date) async throws {
+        try await base.removeExpired(now: now)
+    }
+
+    func removeAll() async throws {
+        try await base.removeAll()
     }
 }
