@@ -41,8 +41,15 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        // Module settings read by key in ServiceModulesTests.
-        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
+        // fleetd's flags, environment variables and JSON file (FleetConfiguration), and module settings read by key in
+        // ServiceModulesTests. The CommandLineArguments trait brings the command-line arguments provider.
+        .package(
+            url: "https://github.com/apple/swift-configuration",
+            from: "1.4.0",
+            traits: [.defaults, "CommandLineArguments"]
+        ),
+        // FilePath, which swift-configuration's file provider takes (already one of its dependencies).
+        .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
         // Event loops, and the HTTP request parts fleetd's own channel handlers see (HTTPRequestPart).
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
@@ -179,6 +186,8 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             path: "Apps/FleetServer",
             resources: [.copy("OpenAPI")],

@@ -49,7 +49,9 @@ struct FleetConfiguration: Codable, Sendable, Hashable {
     }
 }
 
-/// Reads and writes the configuration file.
+/// Reads and writes the configuration file, with `Codable`: unlike fleetd's settings it is a document `fleet`
+/// rewrites (`fleet env add`, `fleet env use`), and its environments are an array of objects, which
+/// swift-configuration's JSON provider does not read.
 struct ConfigurationStore: Sendable {
     let folder: URL
 

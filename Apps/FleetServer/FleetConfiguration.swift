@@ -1,11 +1,12 @@
-import FleetModels
+import Configuration
 public import Foundation
 public import Logging
-import ModelKit
 import StoreKitLite
 import StoreKitLitePostgres
+import SystemPackage
 
-/// The daemon's settings, from flags, environment variables and a JSON file, in that order of precedence.
+/// The daemon's settings, from flags, environment variables and a JSON file, in that order of precedence, read with
+/// swift-configuration (its command-line arguments, environment variables and JSON file providers).
 ///
 /// | flag | environment | file key | default |
 /// |---|---|---|---|
@@ -25,6 +26,9 @@ import StoreKitLitePostgres
 /// | `--log-level` | `FLEETD_LOG_LEVEL` | `logLevel` | `info` |
 /// | `--log-format` | `FLEETD_LOG_FORMAT` | `logFormat` | `text` when standard error is a terminal, else `json` |
 /// | `--config` | `FLEETD_CONFIG` | | `<data dir>/fleetd.json` when it exists |
+///
+/// A flag is written `--name value` or `--name=value` (a value beginning with `--` only the second way); given twice,
+/// the last one counts. The file holds one JSON object whose values are strings or integers.
 public struct FleetConfiguration: Sendable, Hashable {
     /// How logs are written to standard error.
     public enum LogFormat: String, Sendable, Hashable {
@@ -116,11 +120,13 @@ public struct FleetConfiguration: Sendable, Hashable {
         case help
     }
 
-    /// One setting: its flag, environment variable and file key.
+    /// One setting: its flag, environment variable and file key (the key it is read by).
     struct Key: Sendable {
         let flag: String
         let environment: String
         let file: String
+        /// Read as a secret: swift-configuration's access reporters never show it.
+        var isSecret = false
         let apply: @Sendable (inout FleetConfiguration, String) throws(ConfigurationError) -> Void
     }
 
@@ -138,13 +144,15 @@ public struct FleetConfiguration: Sendable, Hashable {
             guard !value.isEmpty else { throw ConfigurationError("data-dir must not be empty") }
             config.dataDirectory = value
         },
-        Key(flag: "database", environment: "FLEETD_DATABASE", file: "database") {
+        Key(flag: "database", environment: "FLEETD_DATABASE", file: "database", isSecret: true) {
             config,
             value throws(ConfigurationError) in
             guard !value.isEmpty else { throw ConfigurationError("database must not be empty") }
             config.database = value
         },
-        Key(flag: "token", environment: "FLEETD_TOKEN", file: "token") { config, value throws(ConfigurationError) in
+        Key(flag: "token", environment: "FLEETD_TOKEN", file: "token", isSecret: true) {
+            config,
+            value throws(ConfigurationError) in
             guard value.count >= 8 else { throw ConfigurationError("token must be at least 8 characters") }
             config.token = value
         },
@@ -219,6 +227,12 @@ public struct FleetConfiguration: Sendable, Hashable {
     /// The configuration from `arguments` (without the program name), `environment` and the configuration file,
     /// flags first, then the environment, then the file, then defaults.
     ///
+    /// swift-configuration reads the values: a `ConfigReader` over its command-line arguments provider, its
+    /// environment variables provider and its JSON file provider, in that order, each mapping a setting's key
+    /// (its file key) to the setting's flag or variable. What those providers do not check is checked by hand
+    /// first (`FleetConfigurationSources.swift`): the option names (`--help`, an unknown option, a missing value),
+    /// and the file's keys and kinds of value.
+    ///
     /// - Parameters:
     ///   - errorIsTerminal: whether standard error is a terminal (`isatty`, unless told): the default log format is
     ///     then `text`, else `json`.
@@ -227,66 +241,45 @@ public struct FleetConfiguration: Sendable, Hashable {
         arguments: [String],
         environment: [String: String],
         errorIsTerminal: Bool = isatty(STDERR_FILENO) == 1
-    ) throws(ConfigurationError) -> Command {
-        var flags: [String: String] = [:]
-        var configPath: String?
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            index += 1
-            if argument == "--help" || argument == "-h" { return .help }
-            guard argument.hasPrefix("--") else {
-                throw ConfigurationError("unexpected argument '\(argument)'; see --help")
-            }
-            var name = String(argument.dropFirst(2))
-            var value: String?
-            if let equals = name.firstIndex(of: "=") {
-                value = String(name[name.index(after: equals)...])
-                name = String(name[..<equals])
-            }
-            // An unknown name is reported as such, whether or not a value follows it.
-            guard name == "config" || keys.contains(where: { $0.flag == name }) else {
-                let known = ["config", "help"] + keys.map(\.flag)
-                let suggestion = NearestName.closest(to: name, among: known).map { "; did you mean --\($0)?" }
-                throw ConfigurationError("unknown option --\(name)\(suggestion ?? "; see --help")")
-            }
-            if value == nil {
-                guard index < arguments.count else { throw ConfigurationError("--\(name) needs a value") }
-                value = arguments[index]
-                index += 1
-            }
-            if name == "config" {
-                configPath = value
-            } else {
-                flags[name] = value
-            }
-        }
+    ) async throws(ConfigurationError) -> Command {
+        guard case .run(let checkedArguments) = try ArgumentCheck.check(arguments) else { return .help }
+        let flags = WholeArgumentValues(
+            upstream: CommandLineArgumentsProvider(arguments: ["fleetd"] + checkedArguments)
+        )
+        .mapKeys { key in AbsoluteConfigKey([names(of: key).flag]) }
+        let variables = EnvironmentVariablesProvider(environmentVariables: environment)
+            .mapKeys { key in AbsoluteConfigKey([names(of: key).environment]) }
 
         var configuration = FleetConfiguration(environment: environment)
         configuration.logFormat = errorIsTerminal ? .text : .json
         // The data directory decides where the default configuration file is, so find it first.
-        if let dataDirectory = flags["data-dir"] ?? environment["FLEETD_DATA_DIR"], !dataDirectory.isEmpty {
+        let beforeTheFile = ConfigReader(providers: [flags, variables])
+        if let dataDirectory = beforeTheFile.string(forKey: "dataDirectory"), !dataDirectory.isEmpty {
             configuration.dataDirectory = dataDirectory
         }
-        let explicitFile = configPath ?? environment["FLEETD_CONFIG"]
+        let explicitFile = beforeTheFile.string(forKey: "config")
         let filePath = explicitFile ?? (configuration.dataDirectory as NSString).appendingPathComponent("fleetd.json")
-        let fileValues = try readFile(filePath, required: explicitFile != nil)
+        var providers: [any ConfigProvider] = [flags, variables]
+        var origins: [SettingValues.Origin] = [.flag, .environment]
+        if let file = try await configurationFile(filePath, required: explicitFile != nil) {
+            providers.append(file)
+            origins.append(.file(filePath))
+        }
+        let lookups = LastLookup()
+        let values = SettingValues(
+            reader: ConfigReader(providers: providers, accessReporter: lookups),
+            lookups: lookups,
+            origins: origins
+        )
 
+        var given: Set<String> = []
         for key in keys {
-            if let value = flags[key.flag] {
+            guard let (value, source) = try values.text(of: key) else { continue }
+            given.insert(key.file)
+            do {
                 try key.apply(&configuration, value)
-            } else if let value = environment[key.environment] {
-                do {
-                    try key.apply(&configuration, value)
-                } catch {
-                    throw ConfigurationError("\(key.environment): \(error.message)")
-                }
-            } else if let value = fileValues[key.file] {
-                do {
-                    try key.apply(&configuration, value)
-                } catch {
-                    throw ConfigurationError("\(filePath), \(key.file): \(error.message)")
-                }
+            } catch {
+                throw ConfigurationError(error.message, from: source)
             }
         }
         if configuration.isPostgres, let url = configuration.database {
@@ -295,42 +288,35 @@ public struct FleetConfiguration: Sendable, Hashable {
             } catch {
                 throw ConfigurationError("database: \(error.detail)")
             }
-            let cacheKey = keys.first { $0.flag == "read-cache-bytes" }
-            let cacheIsSet = cacheKey.map {
-                flags[$0.flag] != nil || environment[$0.environment] != nil || fileValues[$0.file] != nil
-            }
-            if cacheIsSet != true { configuration.readCacheBytes = 0 }
+            if !given.contains("readCacheBytes") { configuration.readCacheBytes = 0 }
         }
         return .run(configuration)
     }
 
-    private static func readFile(_ path: String, required: Bool) throws(ConfigurationError) -> [String: String] {
+    /// The flag and variable that hold the setting with `key` (a file key, or `config`).
+    static func names(of key: AbsoluteConfigKey) -> (flag: String, environment: String) {
+        let name = key.components.joined(separator: ".")
+        if name == "config" { return ("config", "FLEETD_CONFIG") }
+        guard let setting = keys.first(where: { $0.file == name }) else { return (name, name) }
+        return (setting.flag, setting.environment)
+    }
+
+    /// The JSON file provider for the configuration file at `path`, after ``FileCheck`` found its keys and values
+    /// fleetd's; `nil` when the file does not exist and is not `required`.
+    private static func configurationFile(
+        _ path: String,
+        required: Bool
+    ) async throws(ConfigurationError) -> FileProvider<JSONSnapshot>? {
         guard FileManager.default.fileExists(atPath: path) else {
             if required { throw ConfigurationError("configuration file \(path) does not exist") }
-            return [:]
+            return nil
         }
-        let json: JSONValue
+        try FileCheck.check(path, keys: Set(keys.map(\.file)))
         do {
-            json = try JSONValue(parsing: try Data(contentsOf: URL(fileURLWithPath: path)))
+            return try await FileProvider<JSONSnapshot>(filePath: FilePath(path))
         } catch {
-            throw ConfigurationError("configuration file \(path) is not valid JSON: \(error)")
+            throw ConfigurationError("configuration file \(path) cannot be read: \(error)")
         }
-        guard case .object(let object) = json else {
-            throw ConfigurationError("configuration file \(path) must hold a JSON object")
-        }
-        var values: [String: String] = [:]
-        for (key, value) in object {
-            guard keys.contains(where: { $0.file == key }) else {
-                throw ConfigurationError("configuration file \(path): unknown key '\(key)'")
-            }
-            switch value {
-            case .string(let text): values[key] = text
-            case .integer(let number): values[key] = String(number)
-            case .bool(let flag): values[key] = String(flag)
-            default: throw ConfigurationError("configuration file \(path), \(key): expected a string or a number")
-            }
-        }
-        return values
     }
 
     private static func integer(
@@ -382,18 +368,44 @@ public struct FleetConfiguration: Sendable, Hashable {
                                              <data dir>/fleetd.json when it exists)
           -h, --help                         show this text
 
+        A value may also be joined, --port=8081 (a value beginning with -- must be); an option given
+        twice counts once, with its last value.
+
         EXIT CODES: 0 clean shutdown, 1 runtime failure (port, data directory or store), 2 bad configuration.
         """
 }
 
 /// A setting that is wrong, with the flag, variable or key that holds it.
 public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Where a wrong value was given.
+    public enum Source: Sendable, Hashable {
+        /// A flag, such as `--port`.
+        case flag(String)
+        /// An environment variable, such as `FLEETD_PORT`.
+        case environment(String)
+        /// A key of the configuration file at `path`, such as `port`.
+        case file(path: String, key: String)
+    }
+
     /// What is wrong.
     public let message: String
+    /// The flag, variable or file key holding the wrong value, when one value is to blame.
+    public let source: Source?
 
     /// An error.
-    public init(_ message: String) {
+    public init(_ message: String, source: Source? = nil) {
         self.message = message
+        self.source = source
+    }
+
+    /// An error about the value at `source`, its message led by the variable (`FLEETD_PORT: …`) or the file and
+    /// key (`/etc/fleetd.json, port: …`); a flag's message already names it.
+    init(_ message: String, from source: Source) {
+        switch source {
+        case .flag: self.init(message, source: source)
+        case .environment(let name): self.init("\(name): \(message)", source: source)
+        case .file(let path, let key): self.init("\(path), \(key): \(message)", source: source)
+        }
     }
 
     public var description: String { message }

@@ -160,7 +160,7 @@ public struct FleetDaemon: Sendable {
     ) async -> Int32 {
         let command: FleetConfiguration.Command
         do {
-            command = try FleetConfiguration.load(arguments: arguments, environment: environment)
+            command = try await FleetConfiguration.load(arguments: arguments, environment: environment)
         } catch {
             errors.write("fleetd: \(error)\n")
             return 2

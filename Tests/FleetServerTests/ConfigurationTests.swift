@@ -32,8 +32,8 @@ struct ConfigurationTests {
     static func configuration(
         _ arguments: [String],
         _ environment: [String: String]
-    ) throws -> FleetConfiguration {
-        let command = try FleetConfiguration.load(
+    ) async throws -> FleetConfiguration {
+        let command = try await FleetConfiguration.load(
             arguments: arguments,
             environment: environment,
             errorIsTerminal: false
@@ -46,9 +46,13 @@ struct ConfigurationTests {
     }
 
     /// The error message `load` throws, or `nil` when it succeeds.
-    static func failure(_ arguments: [String], _ environment: [String: String]) -> String? {
+    static func failure(_ arguments: [String], _ environment: [String: String]) async -> String? {
         do {
-            _ = try FleetConfiguration.load(arguments: arguments, environment: environment, errorIsTerminal: false)
+            _ = try await FleetConfiguration.load(
+                arguments: arguments,
+                environment: environment,
+                errorIsTerminal: false
+            )
             return nil
         } catch {
             return error.message
@@ -56,9 +60,9 @@ struct ConfigurationTests {
     }
 
     @Test("defaults when nothing is given")
-    func defaults() throws {
+    func defaults() async throws {
         let folder = try Folder()
-        let configuration = try Self.configuration([], ["FLEETD_DATA_DIR": folder.path])
+        let configuration = try await Self.configuration([], ["FLEETD_DATA_DIR": folder.path])
         #expect(configuration.host == "127.0.0.1")
         #expect(configuration.port == 8080)
         #expect(configuration.dataDirectory == folder.path)
@@ -75,7 +79,7 @@ struct ConfigurationTests {
     }
 
     @Test("flags beat the environment, which beats the file, which beats the defaults")
-    func precedence() throws {
+    func precedence() async throws {
         let folder = try Folder()
         let file = try folder.write(
             "settings.json",
@@ -92,7 +96,10 @@ struct ConfigurationTests {
             "FLEETD_MAINTENANCE_INTERVAL_MONTHS": "4",
             "FLEETD_LOG_FORMAT": "text",
         ]
-        let configuration = try Self.configuration(["--port=3333", "--maintenance-interval-months", "5"], environment)
+        let configuration = try await Self.configuration(
+            ["--port=3333", "--maintenance-interval-months", "5"],
+            environment
+        )
         #expect(configuration.port == 3333, "flag over environment and file")
         #expect(configuration.maintenanceIntervalMonths == 5, "flag over environment and file")
         #expect(configuration.host == "env.example", "environment over file")
@@ -103,17 +110,17 @@ struct ConfigurationTests {
         #expect(configuration.token == "file-token-123", "file over default")
         #expect(configuration.database == nil, "default")
 
-        let fileOnly = try Self.configuration([], ["FLEETD_DATA_DIR": folder.path, "FLEETD_CONFIG": file])
+        let fileOnly = try await Self.configuration([], ["FLEETD_DATA_DIR": folder.path, "FLEETD_CONFIG": file])
         #expect(fileOnly.host == "file.example")
         #expect(fileOnly.port == 1111)
         #expect(fileOnly.maintenanceIntervalMonths == 3)
     }
 
     @Test("--key=value and --key value both work, for every key")
-    func flagForms() throws {
+    func flagForms() async throws {
         let folder = try Folder()
         let database = folder.path + "/other.sqlite"
-        let separate = try Self.configuration(
+        let separate = try await Self.configuration(
             [
                 "--host", "0.0.0.0", "--port", "9000", "--data-dir", folder.path, "--database", database, "--token",
                 "secret-token", "--maintenance-interval-months", "7", "--max-body-bytes", "1024", "--durability",
@@ -121,7 +128,7 @@ struct ConfigurationTests {
             ],
             [:]
         )
-        let joined = try Self.configuration(
+        let joined = try await Self.configuration(
             [
                 "--host=0.0.0.0", "--port=9000", "--data-dir=\(folder.path)", "--database=\(database)",
                 "--token=secret-token", "--maintenance-interval-months=7", "--max-body-bytes=1024",
@@ -142,21 +149,23 @@ struct ConfigurationTests {
         #expect(separate.logFormat == .text)
         #expect(separate.readCacheBytes == 0)
         // A value may itself contain `=`.
-        #expect(try Self.configuration(["--token=abc=defgh"], ["FLEETD_DATA_DIR": folder.path]).token == "abc=defgh")
+        #expect(
+            try await Self.configuration(["--token=abc=defgh"], ["FLEETD_DATA_DIR": folder.path]).token == "abc=defgh"
+        )
     }
 
     @Test("logs are text on a terminal and JSON otherwise, unless a flag, variable or the file says")
-    func logFormatFollowsTheTerminal() throws {
+    func logFormatFollowsTheTerminal() async throws {
         let folder = try Folder()
         let environment = ["FLEETD_DATA_DIR": folder.path]
         func format(
             _ arguments: [String],
             _ extra: [String: String] = [:],
             terminal: Bool
-        ) throws
+        ) async throws
             -> FleetConfiguration.LogFormat
         {
-            let command = try FleetConfiguration.load(
+            let command = try await FleetConfiguration.load(
                 arguments: arguments,
                 environment: environment.merging(extra) { $1 },
                 errorIsTerminal: terminal
@@ -164,41 +173,116 @@ struct ConfigurationTests {
             guard case .run(let configuration) = command else { throw ConfigurationError("not a run command") }
             return configuration.logFormat
         }
-        #expect(try format([], terminal: true) == .text)
-        #expect(try format([], terminal: false) == .json)
-        #expect(try format(["--log-format", "json"], terminal: true) == .json)
-        #expect(try format(["--log-format=text"], terminal: false) == .text)
-        #expect(try format([], ["FLEETD_LOG_FORMAT": "json"], terminal: true) == .json)
+        #expect(try await format([], terminal: true) == .text)
+        #expect(try await format([], terminal: false) == .json)
+        #expect(try await format(["--log-format", "json"], terminal: true) == .json)
+        #expect(try await format(["--log-format=text"], terminal: false) == .text)
+        #expect(try await format([], ["FLEETD_LOG_FORMAT": "json"], terminal: true) == .json)
         try folder.write("fleetd.json", #"{"logFormat": "json"}"#)
-        #expect(try format([], terminal: true) == .json)
+        #expect(try await format([], terminal: true) == .json)
         #expect(FleetConfiguration.usage.contains("text on a"))
     }
 
     @Test("--help and -h ask for the usage text")
-    func help() throws {
-        #expect(try FleetConfiguration.load(arguments: ["--help"], environment: [:]) == .help)
-        #expect(try FleetConfiguration.load(arguments: ["-h"], environment: [:]) == .help)
-        #expect(try FleetConfiguration.load(arguments: ["--port", "1", "--help"], environment: [:]) == .help)
+    func help() async throws {
+        #expect(try await FleetConfiguration.load(arguments: ["--help"], environment: [:]) == .help)
+        #expect(try await FleetConfiguration.load(arguments: ["-h"], environment: [:]) == .help)
+        #expect(try await FleetConfiguration.load(arguments: ["--port", "1", "--help"], environment: [:]) == .help)
         #expect(FleetConfiguration.usage.contains("--max-body-bytes"))
         #expect(FleetConfiguration.usage.contains("FLEETD_DATA_DIR"))
     }
 
     @Test("unknown flags, stray arguments and missing values are refused by name")
-    func badArguments() throws {
+    func badArguments() async throws {
         let folder = try Folder()
         let environment = ["FLEETD_DATA_DIR": folder.path]
-        let unknown = try #require(Self.failure(["--colour", "red"], environment))
+        let unknown = try #require(await Self.failure(["--colour", "red"], environment))
         #expect(unknown == "unknown option --colour; see --help")
-        let unknownJoined = try #require(Self.failure(["--colour=red"], environment))
+        let unknownJoined = try #require(await Self.failure(["--colour=red"], environment))
         #expect(unknownJoined == "unknown option --colour; see --help")
         // Unknown even without a value after it (not "needs a value").
-        #expect(Self.failure(["--colour"], environment) == "unknown option --colour; see --help")
-        let stray = try #require(Self.failure(["serve"], environment))
+        #expect(await Self.failure(["--colour"], environment) == "unknown option --colour; see --help")
+        let stray = try #require(await Self.failure(["serve"], environment))
         #expect(stray.contains("'serve'"))
-        let missing = try #require(Self.failure(["--port"], environment))
+        let missing = try #require(await Self.failure(["--port"], environment))
         #expect(missing.contains("--port needs a value"))
-        let missingLast = try #require(Self.failure(["--host", "localhost", "--log-level"], environment))
+        let missingLast = try #require(await Self.failure(["--host", "localhost", "--log-level"], environment))
         #expect(missingLast.contains("--log-level needs a value"))
+    }
+
+    @Test("a flag's value is taken whole, commas and all; a flag given twice keeps its last value")
+    func flagValuesAreWhole() async throws {
+        let folder = try Folder()
+        let environment = ["FLEETD_DATA_DIR": folder.path]
+        let commas = try await Self.configuration(
+            ["--token=abc,defgh", "--database", folder.path + "/a,b.sqlite", "--host", "::1"],
+            environment
+        )
+        #expect(commas.token == "abc,defgh")
+        #expect(commas.database == folder.path + "/a,b.sqlite")
+        #expect(commas.host == "::1")
+        let twice = try await Self.configuration(["--port", "1111", "--log-level=debug", "--port=2222"], environment)
+        #expect(twice.port == 2222)
+        #expect(twice.logLevel == .debug)
+        // A value beginning with "--" is given joined.
+        #expect(try await Self.configuration(["--token=--abcdefgh"], environment).token == "--abcdefgh")
+        let separate = try #require(await Self.failure(["--token", "--abcdefgh"], environment))
+        #expect(separate == "--token needs a value", "\(separate)")
+        // A value that is not a number names the whole value.
+        let list = try #require(await Self.failure(["--port=80,81"], environment))
+        #expect(list == "port must be an integer from 0 to 65535, not '80,81'", "\(list)")
+        let stray = try #require(await Self.failure(["--host", "localhost", "extra"], environment))
+        #expect(stray == "unexpected argument 'extra'; see --help", "\(stray)")
+    }
+
+    @Test("a bad value's error says which flag, variable or file key holds it")
+    func errorSources() async throws {
+        let folder = try Folder()
+        let environment = ["FLEETD_DATA_DIR": folder.path]
+        func failing(_ arguments: [String], _ extra: [String: String] = [:]) async -> ConfigurationError? {
+            do {
+                _ = try await FleetConfiguration.load(
+                    arguments: arguments,
+                    environment: environment.merging(extra) { $1 },
+                    errorIsTerminal: false
+                )
+                return nil
+            } catch {
+                return error
+            }
+        }
+        let flag = try #require(await failing(["--durability", "sometimes"]))
+        #expect(flag.source == .flag("--durability"))
+        #expect(flag.message == "durability must be full or normal, not 'sometimes'")
+        let variable = try #require(await failing([], ["FLEETD_DURABILITY": "sometimes"]))
+        #expect(variable.source == .environment("FLEETD_DURABILITY"))
+        #expect(variable.message == "FLEETD_DURABILITY: durability must be full or normal, not 'sometimes'")
+        let file = try folder.write("fleetd.json", #"{"durability": "sometimes", "port": 70000}"#)
+        let fromFile = try #require(await failing([]))
+        #expect(fromFile.source == .file(path: file, key: "port"))
+        #expect(fromFile.message == "\(file), port: port must be an integer from 0 to 65535, not '70000'")
+        // A flag over the file's bad values leaves the next one to blame.
+        let next = try #require(await failing(["--port", "1"]))
+        #expect(next.source == .file(path: file, key: "durability"))
+        // Not a value's fault: no source.
+        #expect(try #require(await failing(["--colour"])).source == nil)
+    }
+
+    @Test("the file's values: strings, integers and integers written as strings; not booleans, fractions or objects")
+    func fileValueKinds() async throws {
+        let folder = try Folder()
+        let environment = ["FLEETD_DATA_DIR": folder.path]
+        try folder.write("fleetd.json", #"{"port": "8081", "maxConnections": 64, "host": "::1", "token": 12345678}"#)
+        let configuration = try await Self.configuration([], environment)
+        #expect(configuration.port == 8081)
+        #expect(configuration.maximumConnections == 64)
+        #expect(configuration.host == "::1")
+        #expect(configuration.token == "12345678")
+        for json in [#"{"port": true}"#, #"{"port": 80.5}"#, #"{"port": {"value": 80}}"#, #"{"port": null}"#] {
+            let file = try folder.write("fleetd.json", json)
+            let message = try #require(await Self.failure([], environment))
+            #expect(message == "configuration file \(file), port: expected a string or a number", "\(json)")
+        }
     }
 
     @Test(
@@ -212,9 +296,9 @@ struct ConfigurationTests {
             (["--verbose"], "unknown option --verbose; see --help"),
         ]
     )
-    func unknownFlagSuggestions(arguments: [String], message: String) throws {
+    func unknownFlagSuggestions(arguments: [String], message: String) async throws {
         let folder = try Folder()
-        #expect(Self.failure(arguments, ["FLEETD_DATA_DIR": folder.path]) == message)
+        #expect(await Self.failure(arguments, ["FLEETD_DATA_DIR": folder.path]) == message)
     }
 
     @Test(
@@ -236,9 +320,9 @@ struct ConfigurationTests {
             (["--database="], "database"),
         ]
     )
-    func badFlagValues(arguments: [String], name: String) throws {
+    func badFlagValues(arguments: [String], name: String) async throws {
         let folder = try Folder()
-        let message = try #require(Self.failure(arguments, ["FLEETD_DATA_DIR": folder.path]))
+        let message = try #require(await Self.failure(arguments, ["FLEETD_DATA_DIR": folder.path]))
         #expect(message.hasPrefix(name), "\(message)")
     }
 
@@ -253,9 +337,9 @@ struct ConfigurationTests {
             ("FLEETD_TOKEN", "tiny"),
         ]
     )
-    func badEnvironmentValues(variable: String, value: String) throws {
+    func badEnvironmentValues(variable: String, value: String) async throws {
         let folder = try Folder()
-        let message = try #require(Self.failure([], ["FLEETD_DATA_DIR": folder.path, variable: value]))
+        let message = try #require(await Self.failure([], ["FLEETD_DATA_DIR": folder.path, variable: value]))
         #expect(message.hasPrefix("\(variable): "), "\(message)")
     }
 
@@ -271,101 +355,103 @@ struct ConfigurationTests {
             (#"{"port": [8080]}"#, "port"),
         ]
     )
-    func badFileValues(json: String, key: String) throws {
+    func badFileValues(json: String, key: String) async throws {
         let folder = try Folder()
         // The default file in the data directory is read when it exists.
         let file = try folder.write("fleetd.json", json)
-        let message = try #require(Self.failure([], ["FLEETD_DATA_DIR": folder.path]))
+        let message = try #require(await Self.failure([], ["FLEETD_DATA_DIR": folder.path]))
         #expect(message.contains(file), "\(message)")
         #expect(message.contains(key), "\(message)")
     }
 
     @Test("a flag or variable overrides a bad file value only when the file is otherwise fine")
-    func flagOverridesBadFileValue() throws {
+    func flagOverridesBadFileValue() async throws {
         let folder = try Folder()
         try folder.write("fleetd.json", #"{"port": "not a port"}"#)
         // The file's port is never applied when a flag gives one.
-        let configuration = try Self.configuration(["--port=1234"], ["FLEETD_DATA_DIR": folder.path])
+        let configuration = try await Self.configuration(["--port=1234"], ["FLEETD_DATA_DIR": folder.path])
         #expect(configuration.port == 1234)
     }
 
     @Test("the configuration file: unknown keys, bad JSON, not an object, missing explicit file")
-    func fileErrors() throws {
+    func fileErrors() async throws {
         let folder = try Folder()
         let environment = ["FLEETD_DATA_DIR": folder.path]
 
         let unknown = try folder.write("unknown.json", #"{"port": 1, "colour": "red"}"#)
-        let unknownMessage = try #require(Self.failure(["--config", unknown], environment))
+        let unknownMessage = try #require(await Self.failure(["--config", unknown], environment))
         #expect(unknownMessage.contains("unknown key 'colour'"), "\(unknownMessage)")
         #expect(unknownMessage.contains(unknown))
 
         let broken = try folder.write("broken.json", #"{"port": "#)
-        let brokenMessage = try #require(Self.failure(["--config=\(broken)"], environment))
+        let brokenMessage = try #require(await Self.failure(["--config=\(broken)"], environment))
         #expect(brokenMessage.contains("not valid JSON"), "\(brokenMessage)")
 
         let array = try folder.write("array.json", "[1, 2]")
-        let arrayMessage = try #require(Self.failure(["--config", array], environment))
+        let arrayMessage = try #require(await Self.failure(["--config", array], environment))
         #expect(arrayMessage.contains("must hold a JSON object"), "\(arrayMessage)")
 
         let absent = folder.path + "/absent.json"
-        let absentFlag = try #require(Self.failure(["--config", absent], environment))
+        let absentFlag = try #require(await Self.failure(["--config", absent], environment))
         #expect(absentFlag.contains(absent) && absentFlag.contains("does not exist"), "\(absentFlag)")
         var withVariable = environment
         withVariable["FLEETD_CONFIG"] = absent
-        let absentVariable = try #require(Self.failure([], withVariable))
+        let absentVariable = try #require(await Self.failure([], withVariable))
         #expect(absentVariable.contains("does not exist"), "\(absentVariable)")
 
         // Without an explicit file, a missing default file is fine.
-        #expect(Self.failure([], environment) == nil)
+        #expect(await Self.failure([], environment) == nil)
     }
 
     @Test("the default configuration file is looked up in the data directory the flag gives")
-    func defaultFileFollowsDataDirectory() throws {
+    func defaultFileFollowsDataDirectory() async throws {
         let folder = try Folder()
         let other = try Folder()
         try folder.write("fleetd.json", #"{"port": 4444, "logFormat": "text"}"#)
-        let configuration = try Self.configuration(["--data-dir", folder.path], ["FLEETD_DATA_DIR": other.path])
+        let configuration = try await Self.configuration(["--data-dir", folder.path], ["FLEETD_DATA_DIR": other.path])
         #expect(configuration.dataDirectory == folder.path)
         #expect(configuration.port == 4444)
         #expect(configuration.logFormat == .text)
-        #expect(try Self.configuration([], ["FLEETD_DATA_DIR": other.path]).port == 8080)
+        #expect(try await Self.configuration([], ["FLEETD_DATA_DIR": other.path]).port == 8080)
     }
 
     @Test(
         "a PostgreSQL database is taken from any source, with the read cache off unless it is set",
         arguments: ["postgres://fleet@localhost/fleet", "postgresql://localhost:5432/fleet?schema=east"]
     )
-    func postgresDatabase(url: String) throws {
+    func postgresDatabase(url: String) async throws {
         let folder = try Folder()
         let environment = ["FLEETD_DATA_DIR": folder.path]
         for (arguments, extra) in [(["--database", url], [:]), ([], ["FLEETD_DATABASE": url])] {
-            let configuration = try Self.configuration(arguments, environment.merging(extra) { $1 })
+            let configuration = try await Self.configuration(arguments, environment.merging(extra) { $1 })
             #expect(configuration.isPostgres)
             #expect(configuration.database == url)
             #expect(configuration.readCacheBytes == 0)
         }
-        let cached = try Self.configuration(["--database", url, "--read-cache-bytes", "65536"], environment)
+        let cached = try await Self.configuration(["--database", url, "--read-cache-bytes", "65536"], environment)
         #expect(cached.readCacheBytes == 65536)
         try folder.write("fleetd.json", #"{"database": "\#(url)", "readCacheBytes": 131072}"#)
-        let fromFile = try Self.configuration([], environment)
+        let fromFile = try await Self.configuration([], environment)
         #expect(fromFile.isPostgres)
         #expect(fromFile.readCacheBytes == 131072)
         // SQLite keeps its cache.
-        #expect(try Self.configuration(["--database", folder.path + "/x.sqlite"], environment).readCacheBytes > 0)
+        #expect(
+            try await Self.configuration(["--database", folder.path + "/x.sqlite"], environment).readCacheBytes > 0
+        )
     }
 
     @Test("a PostgreSQL URL without a host is refused, without repeating its password")
-    func postgresURLWithoutHost() throws {
+    func postgresURLWithoutHost() async throws {
         let folder = try Folder()
         let message = try #require(
-            Self.failure(["--database", "postgres://fleet:s3cret@/fleet"], ["FLEETD_DATA_DIR": folder.path])
+            await Self.failure(["--database", "postgres://fleet:s3cret@/fleet"], ["FLEETD_DATA_DIR": folder.path])
         )
         #expect(message.contains("database"), "\(message)")
         #expect(!message.contains("s3cret"), "\(message)")
     }
 
     @Test("the default data directory: FLEETD_DATA_DIR, else XDG_DATA_HOME/fleetd, else HOME/.local/share/fleetd")
-    func defaultDataDirectory() throws {
+    func defaultDataDirectory() async throws {
         let home = try Folder()
         let xdg = try Folder()
         let explicit = try Folder()
@@ -389,11 +475,11 @@ struct ConfigurationTests {
             ]) == home.path + "/.local/share/fleetd"
         )
 
-        let loaded = try Self.configuration([], ["XDG_DATA_HOME": xdg.path, "HOME": home.path])
+        let loaded = try await Self.configuration([], ["XDG_DATA_HOME": xdg.path, "HOME": home.path])
         #expect(loaded.dataDirectory == xdg.path + "/fleetd")
         #expect(loaded.databasePath == xdg.path + "/fleetd/fleet.sqlite")
         #expect(loaded.tokenFilePath == xdg.path + "/fleetd/token")
-        let fromHome = try Self.configuration([], ["HOME": home.path])
+        let fromHome = try await Self.configuration([], ["HOME": home.path])
         #expect(fromHome.dataDirectory == home.path + "/.local/share/fleetd")
         #expect(FleetConfiguration(environment: ["HOME": home.path]).dataDirectory == fromHome.dataDirectory)
     }

@@ -55,8 +55,8 @@ struct ConnectionLimitTests {
         }
     }
 
-    @Test func theLimitsAreSettings() throws {
-        let command = try FleetConfiguration.load(
+    @Test func theLimitsAreSettings() async throws {
+        let command = try await FleetConfiguration.load(
             arguments: ["--idle-timeout", "5", "--body-timeout=7"],
             environment: ["FLEETD_MAX_CONNECTIONS": "64", "FLEETD_DATA_DIR": "/tmp/unused"]
         )
@@ -71,8 +71,8 @@ struct ConnectionLimitTests {
         #expect(defaults.idleTimeoutSeconds == 30)
         #expect(defaults.bodyTimeoutSeconds == 30)
         #expect(defaults.maximumConnections == 512)
-        #expect(throws: (any Error).self) {
-            _ = try FleetConfiguration.load(arguments: ["--idle-timeout", "0"], environment: [:])
+        await #expect(throws: (any Error).self) {
+            _ = try await FleetConfiguration.load(arguments: ["--idle-timeout", "0"], environment: [:])
         }
     }
 }
