@@ -28,7 +28,14 @@ enum PostgresQueryBuilder {
             sql += " WHERE " + condition(query.predicate, entity: entity, &binder)
         }
         let order = query.sortKeys.map { key in
-            column(key.column, of: entity) + (key.ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST")
+            // A column that cannot hold NULL sorts without a NULLS clause: the order is the same, and it is the
+            // order of a plain index on the column (`ASC NULLS LAST`), which PostgreSQL then reads in order instead
+            // of sorting every matching row (a page of 50 by a required column reads 51 index entries, not the
+            // table).
+            guard entity.columns[key.column.index].isNullable else {
+                return column(key.column, of: entity) + (key.ascending ? " ASC" : " DESC")
+            }
+            return column(key.column, of: entity) + (key.ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST")
         }
         sql += " ORDER BY " + (order + ["id ASC"]).joined(separator: ", ")
         if let limit = query.limit {
