@@ -16,7 +16,11 @@ import Synchronization
 /// ```
 ///
 /// The store is bounded by ``Limits``: in bytes (bodies plus header fields) and in entries. When a new answer takes
-/// it past either bound, the answers used least recently are removed in the same step. Expired answers go with
+/// it past either bound, the answers used least recently are removed in the same transaction, up to
+/// ``evictionBatchSize`` of them. When more must go (one large answer that displaces thousands of small ones), the
+/// rest are removed after ``store(_:)`` returns, in transactions of at most that many answers each, so that neither
+/// the store nor a write queued behind it waits for one long transaction. They are no longer counted from the moment
+/// the store returns: ``entryCount`` and ``byteCount`` wait until they are gone. Expired answers go with
 /// ``removeExpired(now:)``.
 ///
 /// **Writes.** Each ``store(_:)`` replaces the variant under the same key and varying values and is saved with
@@ -220,6 +224,14 @@ public final class StoreCacheStore: CacheStore {
     private let clock: @Sendable () -> Date
     /// One writer at a time, so the index and the file agree on what a store or an eviction did.
     private let writes = WriteLane()
+    /// Answers already taken out of the index that are still to be removed from the file, and the task removing
+    /// them (`nil` when none is running).
+    private let pendingEvictions = Mutex<(ids: [UUID], drain: Task<Void, Never>?)>(([], nil))
+
+    /// The most answers one transaction evicts. A store that has to evict more removes this many with its answer and
+    /// the rest in transactions of this size after it returns: each takes a few milliseconds, so a write waiting
+    /// behind them waits for one, not for all.
+    public static let evictionBatchSize = 64
 
     /// A cache store over `service`, whose model must include ``records`` (and should include ``migrations``).
     ///
@@ -289,19 +301,58 @@ public final class StoreCacheStore: CacheStore {
         return try await StoreCacheStore(service: service, limits: limits)
     }
 
-    /// The number of answers this store knows of; waits until the index is read.
+    /// The number of answers this store knows of; waits until the index is read and evictions still under way
+    /// have ended.
     public var entryCount: Int {
         get async throws {
             try await loadedIndex()
+            await evictionsEnded()
             return state.withLock { $0.index.entries.count }
         }
     }
 
-    /// The bytes those answers take; waits until the index is read.
+    /// The bytes those answers take; waits until the index is read and evictions still under way have ended.
     public var byteCount: Int {
         get async throws {
             try await loadedIndex()
+            await evictionsEnded()
             return state.withLock { $0.index.bytes }
+        }
+    }
+
+    /// Returns when the answers a store evicted after it returned are removed from the file.
+    private func evictionsEnded() async {
+        while let drain = pendingEvictions.withLock({ $0.drain }) {
+            await drain.value
+        }
+    }
+
+    /// Removes `ids` (already out of the index) from the file after the current write, in transactions of at most
+    /// ``evictionBatchSize`` answers, each queued in the write lane like any write.
+    private func evictLater(_ ids: [UUID]) {
+        guard !ids.isEmpty else { return }
+        pendingEvictions.withLock { pending in
+            pending.ids.append(contentsOf: ids)
+            guard pending.drain == nil else { return }
+            pending.drain = Task { [self] in
+                while true {
+                    let batch = pendingEvictions.withLock { pending -> [UUID] in
+                        let batch = Array(pending.ids.prefix(Self.evictionBatchSize))
+                        pending.ids.removeFirst(batch.count)
+                        if batch.isEmpty { pending.drain = nil }
+                        return batch
+                    }
+                    if batch.isEmpty { return }
+                    // A batch that fails (the file closed meanwhile, say) stays in the file: whoever opens it next
+                    // counts those answers and evicts them as needed.
+                    try? await writes.run { () async throws -> Void in
+                        let child = service.makeChild()
+                        _ = try await child.delete(ids: batch.map { CacheEntryRecord.ID(uuid: $0) }, options: .dontSave)
+                        _ = try await child.delete(ids: batch.map { CacheBodyRecord.ID(uuid: $0) }, options: .dontSave)
+                        try await child.saveAll(.saveAndPersist)
+                    }
+                }
+            }
         }
     }
 
@@ -445,7 +496,9 @@ public final class StoreCacheStore: CacheStore {
             let storedElsewhere = try await batch.fetch(
                 Query<CacheEntryRecord>(\.key == key && \.variant == variant)
             ) { $0.id.uuid }
-            let gone = Array(Set(replaced + storedElsewhere + victims))
+            // The least recently used go first; past one batch, the rest go after this store returns.
+            let later = Array(victims.dropFirst(Self.evictionBatchSize))
+            let gone = Array(Set(replaced + storedElsewhere + victims.prefix(Self.evictionBatchSize)))
             if !gone.isEmpty {
                 _ = try await batch.delete(ids: gone.map { CacheEntryRecord.ID(uuid: $0) }, options: .dontSave)
                 _ = try await batch.delete(ids: gone.map { CacheBodyRecord.ID(uuid: $0) }, options: .dontSave)
@@ -479,10 +532,11 @@ public final class StoreCacheStore: CacheStore {
                         state.memory.forget(evicted)
                     }
                 }
-                for old in gone { state.index.remove(old) }
+                for old in gone + later { state.index.remove(old) }
                 state.index.insert(id, stored)
                 state.index.touched.subtract(touched)
             }
+            evictLater(later)
         }
     }
 
@@ -525,6 +579,7 @@ public final class StoreCacheStore: CacheStore {
 
     public func removeAll() async throws {
         try await writes.run { () async throws -> Void in
+            pendingEvictions.withLock { $0.ids.removeAll() }
             let batch = service.makeChild()
             _ = try await batch.delete(Query<CacheEntryRecord>(), options: .dontSave)
             _ = try await batch.delete(Query<CacheBodyRecord>(), options: .dontSave)

@@ -146,6 +146,38 @@ struct StoreCacheStoreTests {
         #expect(store.maximumBodySize == 4_000)
     }
 
+    @Test("a store that displaces more than a batch of answers evicts the rest after it returns, oldest first")
+    func largeEvictionInBatches() async throws {
+        let folder = try CacheFolder()
+        let clock = TestClock()
+        let count = StoreCacheStore.evictionBatchSize * 3 + 5
+        let limits = StoreCacheStore.Limits(maximumBytes: 300_000, maximumEntries: 10_000, maximumBodySize: 290_000)
+        let service = try await PersistenceService.open(
+            model: StoreCacheStore.model,
+            backend: SQLiteBackend(path: folder.path)
+        )
+        let store = try await StoreCacheStore(service: service, limits: limits, clock: { clock.now })
+        for index in 0..<count {
+            try await store.store(try Self.answer("small\(index)", body: String(repeating: "s", count: 1_000)))
+            clock.advance(1)
+        }
+        // Room for the large answer takes all but the newest few small ones: more than two batches.
+        try await store.store(try Self.answer("large", body: String(repeating: "L", count: 290_000)))
+        let bytes = try await store.byteCount
+        let entries = try await store.entryCount
+        #expect(bytes <= 300_000)
+        #expect(entries < count / 2)
+        // Once the counts are read, the file holds exactly what the index does: the evictions have ended.
+        #expect(try await service.count(CacheEntryRecord.self) == entries)
+        #expect(try await service.count(CacheBodyRecord.self) == entries)
+        #expect(try await store.entries(for: try Self.key("large")).count == 1)
+        #expect(try await store.entries(for: try Self.key("small0")).isEmpty, "the oldest went first")
+        #expect(try await store.entries(for: try Self.key("small\(count - 1)")).count == 1, "the newest stayed")
+        try await service.close()
+        let reopened = try await StoreCacheStore.open(path: folder.path, limits: limits)
+        #expect(try await reopened.entryCount == entries)
+    }
+
     @Test("expired answers, one key, and everything can be removed")
     func removal() async throws {
         let folder = try CacheFolder()
