@@ -1,4 +1,5 @@
 import Fluent
+import FluentPostgresDriver
 import FluentSQLiteDriver
 import Foundation
 import Logging
@@ -9,10 +10,11 @@ import Vapor
 // encoder is set up to write the same text as fleetd (sorted members, dates with milliseconds), so the two answer
 // the same bytes.
 //
-// Usage (Vapor's own commands; the database file comes from `DATABASE_PATH`, the token writes need from
-// `API_TOKEN`):
+// Usage (Vapor's own commands; the database is the SQLite file `DATABASE_PATH` or the PostgreSQL database
+// `DATABASE_URL`, the token writes need comes from `API_TOKEN`):
 //   DATABASE_PATH=/tmp/vapor.sqlite API_TOKEN=secret vapor-baseline migrate --yes
 //   DATABASE_PATH=/tmp/vapor.sqlite API_TOKEN=secret vapor-baseline serve --hostname 127.0.0.1 --port 8082 --env production
+//   DATABASE_URL=postgres://user:password@127.0.0.1:5432/vapor API_TOKEN=secret vapor-baseline serve …
 
 @main
 enum Entrypoint {
@@ -32,10 +34,17 @@ enum Entrypoint {
     }
 
     static func configure(_ app: Application) throws {
-        guard let path = Environment.get("DATABASE_PATH") else {
-            throw Abort(.internalServerError, reason: "set DATABASE_PATH to the SQLite file to serve")
+        if let url = Environment.get("DATABASE_URL") {
+            // Fluent's PostgreSQL driver with its documented defaults (one connection per event loop).
+            app.databases.use(try .postgres(url: url), as: .psql)
+        } else if let path = Environment.get("DATABASE_PATH") {
+            app.databases.use(.sqlite(.file(path)), as: .sqlite)
+        } else {
+            throw Abort(
+                .internalServerError,
+                reason: "set DATABASE_PATH to the SQLite file or DATABASE_URL to the PostgreSQL database to serve"
+            )
         }
-        app.databases.use(.sqlite(.file(path)), as: .sqlite)
         app.migrations.add(CreateVehicle())
 
         let encoder = JSONEncoder()
