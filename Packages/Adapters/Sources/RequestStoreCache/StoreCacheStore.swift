@@ -107,6 +107,9 @@ public final class StoreCacheStore: CacheStore {
         var bytes: Int
         var expiry: Date
         var lastUsed: Date
+        /// Which use of the index last stored or used the answer; an eviction candidate whose use changed since it
+        /// was listed is no longer among the oldest.
+        var use: UInt64 = 0
     }
 
     private struct Index {
@@ -116,6 +119,14 @@ public final class StoreCacheStore: CacheStore {
         var bytes = 0
         /// Answers used since their `lastUsed` was last written.
         var touched: Set<UUID> = []
+        /// Counts stores and uses, for ``IndexEntry/use``.
+        var uses: UInt64 = 0
+        /// The answers used least recently when the list was made, the oldest last, with their use then. An answer
+        /// not listed was newer than every listed one then, and a store or a use only makes it newer, so the next
+        /// eviction is the last listed answer that is still stored and unused since: evicting costs one sort per
+        /// ``evictionCandidateCount`` evictions, not a pass over the index each time.
+        var candidates: [(id: UUID, use: UInt64)] = []
+        static let evictionCandidateCount = 256
 
         func ids(for key: String) -> Set<UUID> {
             byKey[key] ?? []
@@ -123,6 +134,9 @@ public final class StoreCacheStore: CacheStore {
 
         mutating func insert(_ id: UUID, _ entry: IndexEntry) {
             remove(id)
+            var entry = entry
+            uses += 1
+            entry.use = uses
             entries[id] = entry
             byKey[entry.key, default: []].insert(id)
             bytes += entry.bytes
@@ -140,15 +154,16 @@ public final class StoreCacheStore: CacheStore {
         mutating func touch(_ ids: [UUID], at now: Date) {
             for id in ids {
                 guard let position = entries.index(forKey: id) else { continue }
+                uses += 1
                 entries.values[position].lastUsed = now
+                entries.values[position].use = uses
                 touched.insert(id)
             }
         }
 
         /// What storing an answer of `bytes` under `key` and `variant` takes: the variant it replaces, and the least
-        /// recently used answers to remove so that the rest and the new one fit `limits`. Usually one answer has to
-        /// go, found in one pass; the whole index is sorted only when many have to.
-        func plan(
+        /// recently used answers to remove so that the rest and the new one fit `limits`, oldest first.
+        mutating func plan(
             key: String,
             variant: String,
             bytes newBytes: Int,
@@ -161,31 +176,38 @@ public final class StoreCacheStore: CacheStore {
                 excessBytes -= entries[id]?.bytes ?? 0
                 excessEntries -= 1
             }
-            guard excessBytes > 0 || excessEntries > 0 else { return (replaced, []) }
-            var excluded = Set(replaced)
             var victims: [UUID] = []
-            func take(_ id: UUID, _ entry: IndexEntry) {
+            // The answers already chosen stay in the index until the transaction commits: a new candidate list
+            // must leave them out as well.
+            var chosen = Set(replaced)
+            while excessBytes > 0 || excessEntries > 0, let (id, entry) = nextOldest(excluding: chosen) {
                 victims.append(id)
-                excluded.insert(id)
+                chosen.insert(id)
                 excessBytes -= entry.bytes
                 excessEntries -= 1
             }
-            while excessBytes > 0 || excessEntries > 0, victims.count < 8 {
-                guard
-                    let oldest = entries.lazy.filter({ !excluded.contains($0.key) }).min(by: {
-                        $0.value.lastUsed < $1.value.lastUsed
-                    })
-                else { return (replaced, victims) }
-                take(oldest.key, oldest.value)
-            }
-            if excessBytes > 0 || excessEntries > 0 {
-                for (id, entry) in entries.sorted(by: { $0.value.lastUsed < $1.value.lastUsed })
-                where !excluded.contains(id) {
-                    guard excessBytes > 0 || excessEntries > 0 else { break }
-                    take(id, entry)
-                }
-            }
             return (replaced, victims)
+        }
+
+        /// The answer used least recently, other than `excluded`, taken off the candidate list; `nil` when there
+        /// is none.
+        private mutating func nextOldest(excluding excluded: Set<UUID>) -> (UUID, IndexEntry)? {
+            while true {
+                if candidates.isEmpty {
+                    // The oldest, by when they were last used and then by use; the oldest last.
+                    let oldest = entries.lazy.filter { !excluded.contains($0.key) }.sorted { first, second in
+                        (first.value.lastUsed, first.value.use) < (second.value.lastUsed, second.value.use)
+                    }
+                    .prefix(Self.evictionCandidateCount)
+                    guard !oldest.isEmpty else { return nil }
+                    candidates = oldest.reversed().map { ($0.key, $0.value.use) }
+                }
+                guard let candidate = candidates.popLast() else { return nil }
+                guard let entry = entries[candidate.id], entry.use == candidate.use,
+                    !excluded.contains(candidate.id)
+                else { continue }
+                return (candidate.id, entry)
+            }
         }
     }
 

@@ -150,8 +150,8 @@ struct StoreCacheStoreTests {
     func largeEvictionInBatches() async throws {
         let folder = try CacheFolder()
         let clock = TestClock()
-        let count = StoreCacheStore.evictionBatchSize * 3 + 5
-        let limits = StoreCacheStore.Limits(maximumBytes: 300_000, maximumEntries: 10_000, maximumBodySize: 290_000)
+        let count = 400
+        let limits = StoreCacheStore.Limits(maximumBytes: 500_000, maximumEntries: 10_000, maximumBodySize: 490_000)
         let service = try await PersistenceService.open(
             model: StoreCacheStore.model,
             backend: SQLiteBackend(path: folder.path)
@@ -161,11 +161,12 @@ struct StoreCacheStoreTests {
             try await store.store(try Self.answer("small\(index)", body: String(repeating: "s", count: 1_000)))
             clock.advance(1)
         }
-        // Room for the large answer takes all but the newest few small ones: more than two batches.
-        try await store.store(try Self.answer("large", body: String(repeating: "L", count: 290_000)))
+        // Room for the large answer takes all but the newest few small ones: several batches, and more answers than
+        // one list of eviction candidates holds.
+        try await store.store(try Self.answer("large", body: String(repeating: "L", count: 490_000)))
         let bytes = try await store.byteCount
         let entries = try await store.entryCount
-        #expect(bytes <= 300_000)
+        #expect(bytes <= 500_000)
         #expect(entries < count / 2)
         // Once the counts are read, the file holds exactly what the index does: the evictions have ended.
         #expect(try await service.count(CacheEntryRecord.self) == entries)
@@ -176,6 +177,47 @@ struct StoreCacheStoreTests {
         try await service.close()
         let reopened = try await StoreCacheStore.open(path: folder.path, limits: limits)
         #expect(try await reopened.entryCount == entries)
+    }
+
+    @Test("hundreds of evictions follow least-recent use exactly, uses between them included")
+    func evictionOrderOverManyStores() async throws {
+        let folder = try CacheFolder()
+        let clock = TestClock()
+        let limits = StoreCacheStore.Limits(maximumEntries: 300)
+        let service = try await PersistenceService.open(
+            model: StoreCacheStore.model,
+            backend: SQLiteBackend(path: folder.path)
+        )
+        let store = try await StoreCacheStore(service: service, limits: limits, clock: { clock.now })
+        for index in 0..<300 {
+            try await store.store(try Self.answer("e\(index)"))
+            clock.advance(1)
+        }
+        // Every tenth is used, oldest first, which makes them newer than the rest.
+        for index in stride(from: 0, to: 300, by: 10) {
+            #expect(try await store.entries(for: try Self.key("e\(index)")).count == 1)
+            clock.advance(1)
+        }
+        for index in 0..<100 {
+            try await store.store(try Self.answer("n\(index)"))
+            clock.advance(1)
+        }
+        // e201 is among the oldest still stored; used now, it becomes the newest of them.
+        #expect(try await store.entries(for: try Self.key("e201")).count == 1)
+        clock.advance(1)
+        for index in 100..<270 {
+            try await store.store(try Self.answer("n\(index)"))
+            clock.advance(1)
+        }
+        // 270 evictions: the 269 others never used, then the oldest used one, e0.
+        var kept: [String] = []
+        for index in 0..<300 where try await !store.entries(for: try Self.key("e\(index)")).isEmpty {
+            kept.append("e\(index)")
+        }
+        let expected = ["e201"] + stride(from: 10, to: 300, by: 10).map { "e\($0)" }
+        #expect(kept.sorted() == expected.sorted())
+        #expect(try await store.entryCount == 300)
+        try await service.close()
     }
 
     @Test("expired answers, one key, and everything can be removed")
