@@ -83,7 +83,8 @@ public final class StoreCacheStore: CacheStore {
     public static let records: [any Record.Type] = [CacheEntryRecord.self, CacheBodyRecord.self]
 
     /// The migrations that build the records' tables: creating them, then an index of the entries by key and
-    /// variant, so that a lookup or a store reads the entries of one key instead of scanning them all.
+    /// variant, so that a lookup or a store reads the entries of one key instead of scanning them all, and one by
+    /// expiry, so that ``removeExpired(now:)`` reads only the expired entries.
     public static let migrations: [Migration] = [
         Migration(
             "create http_cache_entries, http_cache_bodies",
@@ -94,6 +95,10 @@ public final class StoreCacheStore: CacheStore {
             steps: [
                 .createIndex(name: "http_cache_entries_key", entity: "http_cache_entries", columns: ["key", "variant"])
             ]
+        ),
+        Migration(
+            "index http_cache_entries by expiry",
+            steps: [.createIndex(name: "http_cache_entries_expiry", entity: "http_cache_entries", columns: ["expiry"])]
         ),
     ]
 
