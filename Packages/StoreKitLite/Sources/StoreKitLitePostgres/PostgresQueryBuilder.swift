@@ -86,6 +86,17 @@ enum PostgresQueryBuilder {
     }
 
     /// False for a column that is not `NULL`, `NULL` for one that is: a comparison decided to be false.
+    /// The placeholder of an operand ``StoreKitLite/StoreOperand`` chose: a value of the column's own type.
+    private static func bind(_ operand: StoreValue, _ binder: inout PostgresBinder) -> String {
+        switch operand {
+        case .integer(let value): binder.bind(value)
+        case .real(let value): binder.bind(value)
+        case .text(let value): binder.bind(value)
+        case .blob(let value): binder.bind(bytes: value)
+        case .null: "NULL"
+        }
+    }
+
     private static func decidedFalse(_ column: String) -> String {
         "(\(column) IS NULL AND NULL)"
     }
@@ -102,13 +113,13 @@ enum PostgresQueryBuilder {
             return value ? "TRUE" : "FALSE"
         case .comparison(let reference, let comparison, let value):
             let name = column(reference, of: entity)
-            switch PostgresOperand(value, comparedWith: entity.columns[reference.index].type, by: comparison) {
+            switch StoreOperand(value, comparedWith: entity.columns[reference.index].type, by: comparison) {
             case .unknown:
                 return "NULL::boolean"
             case .decided(let result):
                 return result ? decidedTrue(name) : decidedFalse(name)
             case .compare(let comparison, let operand):
-                return "\(name) \(comparison.rawValue) \(operand.bind(&binder))"
+                return "\(name) \(comparison.rawValue) \(bind(operand, &binder))"
             }
         case .isNull(let reference):
             return "\(PostgresSQL.quoted(reference.name)) IS NULL"
@@ -121,10 +132,10 @@ enum PostgresQueryBuilder {
             var placeholders: [String] = []
             var sawNull = false
             for value in values {
-                switch PostgresOperand(value, comparedWith: type, by: .equal) {
+                switch StoreOperand(value, comparedWith: type, by: .equal) {
                 case .unknown: sawNull = true
                 case .decided: break  // another storage class: never equal
-                case .compare(_, let operand): placeholders.append(operand.bind(&binder))
+                case .compare(_, let operand): placeholders.append(bind(operand, &binder))
                 }
             }
             if placeholders.isEmpty {

@@ -10,7 +10,7 @@ struct SQLQuery: Sendable {
         let columns = (["id", "revision"] + query.entity.columns.map(\.name)).map(SQLSchema.quoted)
         var sql = "SELECT \(columns.joined(separator: ", ")) FROM \(SQLSchema.quoted(query.entity.name))"
         if query.predicate != .constant(true) {
-            sql += " WHERE " + Self.condition(query.predicate, &arguments)
+            sql += " WHERE " + Self.condition(query.predicate, entity: query.entity, &arguments)
         }
         let order = query.sortKeys.map { SQLSchema.quoted($0.column.name) + ($0.ascending ? " ASC" : " DESC") }
         sql += " ORDER BY " + (order + ["id ASC"]).joined(separator: ", ")
@@ -33,7 +33,7 @@ struct SQLQuery: Sendable {
         var arguments: [StoreValue] = []
         var sql = "SELECT COUNT(*) FROM \(SQLSchema.quoted(query.entity.name))"
         if query.predicate != .constant(true) {
-            sql += " WHERE " + condition(query.predicate, &arguments)
+            sql += " WHERE " + condition(query.predicate, entity: query.entity, &arguments)
         }
         return SQLQuery(sql: sql, arguments: arguments)
     }
@@ -44,41 +44,87 @@ struct SQLQuery: Sendable {
         var arguments: [StoreValue] = []
         var sql = "SELECT 1 FROM \(SQLSchema.quoted(query.entity.name)) WHERE id = ?"
         if query.predicate != .constant(true) {
-            sql += " AND " + condition(query.predicate, &arguments)
+            sql += " AND " + condition(query.predicate, entity: query.entity, &arguments)
         }
         return SQLQuery(sql: sql, arguments: arguments)
     }
 
-    static func condition(_ expression: StorePredicate, _ arguments: inout [StoreValue]) -> String {
+    /// The SQL of `expression` over `entity`'s table. Operands of another storage class than their column are
+    /// decided by ``StoreKitLite/StoreOperand`` rather than left to SQLite, which would convert them to the
+    /// column's affinity (`score = '1'` would match 1) where the in-memory evaluation orders storage classes.
+    static func condition(
+        _ expression: StorePredicate,
+        entity: EntityDescription,
+        _ arguments: inout [StoreValue]
+    ) -> String {
         switch expression {
         case .constant(let value):
             return value ? "1" : "0"
         case .comparison(let column, let comparison, let value):
-            arguments.append(value)
-            return "\(SQLSchema.quoted(column.name)) \(comparison.rawValue) ?"
+            let name = SQLSchema.quoted(column.name)
+            switch StoreOperand(value, comparedWith: entity.columns[column.index].type, by: comparison) {
+            case .unknown:
+                return "NULL"
+            case .decided(let result):
+                return result ? decidedTrue(name) : decidedFalse(name)
+            case .compare(let comparison, let operand):
+                arguments.append(operand)
+                return "\(name) \(comparison.rawValue) ?"
+            }
         case .isNull(let column):
             return "\(SQLSchema.quoted(column.name)) IS NULL"
         case .isNotNull(let column):
             return "\(SQLSchema.quoted(column.name)) IS NOT NULL"
         case .isIn(let column, let values):
             guard !values.isEmpty else { return "0" }
-            arguments += values
-            return
-                "\(SQLSchema.quoted(column.name)) IN (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))"
+            let name = SQLSchema.quoted(column.name)
+            let type = entity.columns[column.index].type
+            var placeholders: [String] = []
+            var sawNull = false
+            for value in values {
+                switch StoreOperand(value, comparedWith: type, by: .equal) {
+                case .unknown: sawNull = true
+                case .decided: break  // another storage class: never equal
+                case .compare(_, let operand):
+                    arguments.append(operand)
+                    placeholders.append("?")
+                }
+            }
+            if placeholders.isEmpty {
+                // Nothing can be equal: unknown when the list holds NULL, otherwise false (unknown for NULL).
+                return sawNull ? "NULL" : decidedFalse(name)
+            }
+            if sawNull { placeholders.append("NULL") }
+            return "\(name) IN (\(placeholders.joined(separator: ", ")))"
         case .hasPrefix(let column, let prefix):
+            let name = SQLSchema.quoted(column.name)
+            // `instr` would read a number or bytes as text; the in-memory evaluation matches text only.
+            guard entity.columns[column.index].type == .text else { return decidedFalse(name) }
             arguments.append(.text(prefix))
-            return "instr(\(SQLSchema.quoted(column.name)), ?) = 1"
+            return "instr(\(name), ?) = 1"
         case .contains(let column, let text):
+            let name = SQLSchema.quoted(column.name)
+            guard entity.columns[column.index].type == .text else { return decidedFalse(name) }
             arguments.append(.text(text))
-            return "instr(\(SQLSchema.quoted(column.name)), ?) > 0"
+            return "instr(\(name), ?) > 0"
         case .and(let operands):
             guard !operands.isEmpty else { return "1" }
-            return "(" + operands.map { condition($0, &arguments) }.joined(separator: " AND ") + ")"
+            return "(" + operands.map { condition($0, entity: entity, &arguments) }.joined(separator: " AND ") + ")"
         case .or(let operands):
             guard !operands.isEmpty else { return "0" }
-            return "(" + operands.map { condition($0, &arguments) }.joined(separator: " OR ") + ")"
+            return "(" + operands.map { condition($0, entity: entity, &arguments) }.joined(separator: " OR ") + ")"
         case .not(let operand):
-            return "NOT (" + condition(operand, &arguments) + ")"
+            return "NOT (" + condition(operand, entity: entity, &arguments) + ")"
         }
+    }
+
+    /// True for a column that is not `NULL`, `NULL` for one that is: a comparison decided to be true.
+    private static func decidedTrue(_ column: String) -> String {
+        "(\(column) IS NOT NULL OR NULL)"
+    }
+
+    /// False for a column that is not `NULL`, `NULL` for one that is: a comparison decided to be false.
+    private static func decidedFalse(_ column: String) -> String {
+        "(\(column) IS NULL AND NULL)"
     }
 }

@@ -1,53 +1,34 @@
 import Foundation
-import StoreKitLite
 
-/// How `column <comparison> value` runs in PostgreSQL when the column holds `type`, so that it gives what
-/// ``StoreKitLite/StorePredicate/evaluate(_:)`` gives for every value the column can hold.
+/// How a SQL backend runs `column <comparison> value` when the column holds `type`, so that it gives what
+/// ``StorePredicate/evaluate(_:)`` gives for every value the column can hold.
 ///
-/// A value of the column's own storage class is bound as it is. Across storage classes PostgreSQL would convert or
-/// refuse, so the answer is worked out here from ``StoreKitLite/StoreValue/order(_:_:)``: numbers sort before
+/// A value of the column's own storage class is bound as it is. Across storage classes a database would convert
+/// the operand (SQLite applies the column's affinity: `score = '1'` matches 1, `name < 1` compares text with text)
+/// or refuse it (PostgreSQL), so the answer is worked out here from ``StoreValue/order(_:_:)``: numbers sort before
 /// text and text before bytes, so such a comparison is decided for every non-`NULL` column value; an integer
 /// against a real column (or a real against an integer column) becomes an exact comparison with a value of the
-/// column's type, never a rounded one.
-enum PostgresOperand {
+/// column's type, never a rounded one. The SQLite and PostgreSQL backends both write their conditions from it.
+package enum StoreOperand {
     /// `NULL` operand: unknown for every row.
     case unknown
     /// The same answer for every non-`NULL` column value (and unknown for `NULL`).
     case decided(Bool)
-    /// Compare the column with a bound value of its own type.
-    case compare(StorePredicate.Comparison, Value)
+    /// Compare the column with a bound value of its own storage class (never `.null`).
+    case compare(StorePredicate.Comparison, StoreValue)
 
-    /// A bindable value of a column's own type.
-    enum Value {
-        case integer(Int64)
-        case real(Double)
-        case text(String)
-        case blob(Data)
-
-        func bind(_ binder: inout PostgresBinder) -> String {
-            switch self {
-            case .integer(let value): binder.bind(value)
-            case .real(let value): binder.bind(value)
-            case .text(let value): binder.bind(value)
-            case .blob(let value): binder.bind(bytes: value)
-            }
-        }
-    }
-
-    init(_ value: StoreValue, comparedWith type: ColumnType, by comparison: StorePredicate.Comparison) {
+    package init(_ value: StoreValue, comparedWith type: ColumnType, by comparison: StorePredicate.Comparison) {
         switch (type, value) {
         case (_, .null):
             self = .unknown
-        case (.integer, .integer(let integer)):
-            self = .compare(comparison, .integer(integer))
+        case (.integer, .integer):
+            self = .compare(comparison, value)
         case (.real, .real(let real)):
             // NaN: every number compares as below it (`StoreValue.order`); PostgreSQL would say the same for `<`
             // but treats NaN as equal to itself, and NaN is never stored (it is stored as NULL).
             self = real.isNaN ? .decided(Self.holds(comparison, for: .descending)) : .compare(comparison, .real(real))
-        case (.text, .text(let text)):
-            self = .compare(comparison, .text(text))
-        case (.blob, .blob(let bytes)):
-            self = .compare(comparison, .blob(bytes))
+        case (.text, .text), (.blob, .blob):
+            self = .compare(comparison, value)
         case (.integer, .real(let real)):
             self = Self.integerColumn(comparison, real)
         case (.real, .integer(let integer)):
@@ -62,7 +43,7 @@ enum PostgresOperand {
     }
 
     /// Whether `comparison` holds when the column value orders as `order` against the operand.
-    static func holds(_ comparison: StorePredicate.Comparison, for order: StoreValue.Ordering) -> Bool {
+    package static func holds(_ comparison: StorePredicate.Comparison, for order: StoreValue.Ordering) -> Bool {
         switch comparison {
         case .equal: order == .same
         case .notEqual: order != .same
