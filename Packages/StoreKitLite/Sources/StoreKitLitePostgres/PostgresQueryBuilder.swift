@@ -128,21 +128,13 @@ enum PostgresQueryBuilder {
         case .isIn(let reference, let values):
             guard !values.isEmpty else { return "FALSE" }
             let name = column(reference, of: entity)
-            let type = entity.columns[reference.index].type
-            var placeholders: [String] = []
-            var sawNull = false
-            for value in values {
-                switch StoreOperand(value, comparedWith: type, by: .equal) {
-                case .unknown: sawNull = true
-                case .decided: break  // another storage class: never equal
-                case .compare(_, let operand): placeholders.append(bind(operand, &binder))
-                }
-            }
-            if placeholders.isEmpty {
-                // Nothing can be equal: unknown when the list holds NULL, otherwise false (unknown for NULL).
-                return sawNull ? "NULL::boolean" : decidedFalse(name)
-            }
-            if sawNull { placeholders.append("NULL") }
+            let (operands, holdsNull) = StoreOperand.membership(
+                values,
+                comparedWith: entity.columns[reference.index].type
+            )
+            // Nothing can be equal: unknown when the list holds NULL, otherwise false (unknown for NULL).
+            if operands.isEmpty { return holdsNull ? "NULL::boolean" : decidedFalse(name) }
+            let placeholders = operands.map { bind($0, &binder) } + (holdsNull ? ["NULL"] : [])
             return "\(name) IN (\(placeholders.joined(separator: ", ")))"
         case .hasPrefix(let reference, let prefix):
             let name = PostgresSQL.quoted(reference.name)

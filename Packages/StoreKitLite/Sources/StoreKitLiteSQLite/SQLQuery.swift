@@ -78,23 +78,11 @@ struct SQLQuery: Sendable {
         case .isIn(let column, let values):
             guard !values.isEmpty else { return "0" }
             let name = SQLSchema.quoted(column.name)
-            let type = entity.columns[column.index].type
-            var placeholders: [String] = []
-            var sawNull = false
-            for value in values {
-                switch StoreOperand(value, comparedWith: type, by: .equal) {
-                case .unknown: sawNull = true
-                case .decided: break  // another storage class: never equal
-                case .compare(_, let operand):
-                    arguments.append(operand)
-                    placeholders.append("?")
-                }
-            }
-            if placeholders.isEmpty {
-                // Nothing can be equal: unknown when the list holds NULL, otherwise false (unknown for NULL).
-                return sawNull ? "NULL" : decidedFalse(name)
-            }
-            if sawNull { placeholders.append("NULL") }
+            let (operands, holdsNull) = StoreOperand.membership(values, comparedWith: entity.columns[column.index].type)
+            // Nothing can be equal: unknown when the list holds NULL, otherwise false (unknown for NULL).
+            if operands.isEmpty { return holdsNull ? "NULL" : decidedFalse(name) }
+            arguments += operands
+            let placeholders = Array(repeating: "?", count: operands.count) + (holdsNull ? ["NULL"] : [])
             return "\(name) IN (\(placeholders.joined(separator: ", ")))"
         case .hasPrefix(let column, let prefix):
             let name = SQLSchema.quoted(column.name)

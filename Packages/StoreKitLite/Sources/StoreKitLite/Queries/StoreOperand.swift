@@ -42,6 +42,25 @@ package enum StoreOperand {
         }
     }
 
+    /// How `column IN (values)` runs when the column holds `type`: the operands, of the column's own storage class,
+    /// that a column value can equal, and whether the list holds `NULL` (a row equal to none of them is then
+    /// unknown, not false). Values of another storage class can never be equal and are left out.
+    package static func membership(
+        _ values: [StoreValue],
+        comparedWith type: ColumnType
+    ) -> (operands: [StoreValue], holdsNull: Bool) {
+        var operands: [StoreValue] = []
+        var holdsNull = false
+        for value in values {
+            switch StoreOperand(value, comparedWith: type, by: .equal) {
+            case .unknown: holdsNull = true
+            case .decided: break
+            case .compare(_, let operand): operands.append(operand)
+            }
+        }
+        return (operands, holdsNull)
+    }
+
     /// Whether `comparison` holds when the column value orders as `order` against the operand.
     package static func holds(_ comparison: StorePredicate.Comparison, for order: StoreValue.Ordering) -> Bool {
         switch comparison {
