@@ -164,13 +164,7 @@ final class PostgresFlatRowsCursor: StoreCursor {
     }
 
     func type(at column: Int) -> ColumnType? {
-        switch rows.values[offset + column] {
-        case .null: nil
-        case .integer: .integer
-        case .real: .real
-        case .text: .text
-        case .blob: .blob
-        }
+        rows.values[offset + column].columnType
     }
 
     func integer(at column: Int) -> Int64 {

@@ -19,13 +19,7 @@ final class FetchedRowsCursor: StoreCursor {
     var columnCount: Int { rows[position].values.count }
 
     func type(at column: Int) -> ColumnType? {
-        switch rows[position].values[column] {
-        case .null: nil
-        case .integer: .integer
-        case .real: .real
-        case .text: .text
-        case .blob: .blob
-        }
+        rows[position].values[column].columnType
     }
 
     func integer(at column: Int) -> Int64 {

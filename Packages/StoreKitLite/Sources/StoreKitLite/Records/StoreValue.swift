@@ -78,6 +78,20 @@ public enum StoreValue: Sendable {
     }
 }
 
+extension StoreValue {
+    /// The storage class of a non-`NULL` value as a column type; `nil` for `NULL`. What a ``StoreCursor`` over
+    /// decoded values answers for `type(at:)`.
+    package var columnType: ColumnType? {
+        switch self {
+        case .null: nil
+        case .integer: .integer
+        case .real: .real
+        case .text: .text
+        case .blob: .blob
+        }
+    }
+}
+
 extension StoreValue: Hashable {
     public static func == (lhs: StoreValue, rhs: StoreValue) -> Bool {
         switch (lhs, rhs) {
