@@ -118,6 +118,11 @@ let package = Package(
             name: "RequestKitProfile",
             dependencies: [
                 .product(name: "RequestKit", package: "RequestKit"),
+                .product(name: "RequestKitAsyncHTTPClient", package: "RequestKit"),
+                .product(name: "RequestKitTesting", package: "RequestKit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "RequestStoreCache", package: "Adapters"),
             ],
             path: "Benchmarks/RequestKitProfile",

@@ -1,10 +1,15 @@
+import AsyncHTTPClient
 import Foundation
 import HTTPTypes
+import NIOCore
+import NIOHTTP1
 import RequestKit
+import RequestKitAsyncHTTPClient
+import RequestKitTesting
 import RequestStoreCache
 
-// A loop over RequestKit's request path with no network, for `perf record` (the benchmark runner's own work hides
-// it in a profile of the benchmark process):
+// A loop over RequestKit's request path, with no network or against a loopback server, for `perf record` (the
+// benchmark runner's own work hides it in a profile of the benchmark process):
 //   cd Benchmarks && swift build -c release --scratch-path ../.build-bench --product RequestKitProfile
 //   perf record -g ../.build-bench/release/RequestKitProfile 2000000 [cache|filecache|chain]
 
@@ -79,6 +84,51 @@ if mode == "first" || mode == "firsthit" || mode == "firstfilehit" {
         return total
     }.value
     print("\(count) second GETs, \(elapsed / count) each")
+    exit(0)
+}
+// `… N loopback` and `… N loopbackraw` loop N GETs of 1 KiB from an in-process loopback server, through RequestKit on
+// AsyncHTTPClient or through AsyncHTTPClient alone with the same settings and header fields, one at a time: compare
+// the two under `perf stat` or `perf record` for where RequestKit's share of a real request goes.
+if mode == "loopback" || mode == "loopbackraw" {
+    let body = Data(repeating: 0x61, count: 1024)
+    let server = try await TestServer.start(maximumRecordedBodySize: 0) { _ in
+        TestResponse(headers: [("Content-Type", "application/octet-stream")], body: .data(body))
+    }
+    let transport = AsyncHTTPClientTransport()
+    let defaults = AsyncHTTPClientTransport.Configuration()
+    var settings = HTTPClient.Configuration()
+    settings.timeout = HTTPClient.Configuration.Timeout(connect: .seconds(10), read: .seconds(60))
+    settings.redirectConfiguration = .follow(max: defaults.maximumRedirects, allowCycles: false)
+    settings.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = defaults.maximumConnectionsPerHost
+    settings.decompression = .disabled
+    let raw = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: settings)
+    let client = RequestClient(
+        environment: try ServiceEnvironment(name: "loopback", baseURL: server.baseURL),
+        transport: transport
+    )
+    let url = server.baseURL.appending(path: "bytes").absoluteString
+    let elapsed = try await Task.detached {
+        try await ContinuousClock().measure {
+            for _ in 0..<count {
+                if mode == "loopback" {
+                    _ = try await client.get("bytes")
+                } else {
+                    var request = HTTPClientRequest(url: url)
+                    request.headers = [
+                        "User-Agent": RequestKitVersion.userAgent,
+                        "Accept-Encoding": ResponseDecompression.supportedEncodings.joined(separator: ", "),
+                        "Accept": "*/*",
+                    ]
+                    let response = try await raw.execute(request, timeout: .seconds(60))
+                    _ = Data(try await response.body.collect(upTo: 1 << 24).readableBytesView)
+                }
+            }
+        }
+    }.value
+    print("\(count) loopback GETs (\(mode ?? "")), \(elapsed / count) each")
+    try await (raw.shutdown as () async throws -> Void)()
+    try await transport.shutdown()
+    try await server.shutdown()
     exit(0)
 }
 // Off the main actor, so that no request hops between the main thread and the pool.

@@ -609,10 +609,11 @@ public final class SQLiteBackend: StoreBackend {
         broadcaster.subscribe()
     }
 
-    /// SQLite's `data_version`, read on a read-only connection of the backend's own: it changes once any other
-    /// connection (this backend's writer, or another process's) has committed to the file. One step of a prepared
-    /// statement on the calling thread, which starts and ends a read transaction (two file-lock calls) and never
-    /// waits for a write. `nil` for an in-memory or read-only store.
+    /// A generation number kept by a read-only connection of the backend's own: it changes once any other
+    /// connection (this backend's writer, or another process's) has committed to the file. Read on the calling
+    /// thread from the header of the write-ahead log's shared index (a few memory loads), or, when that header
+    /// cannot be read, from SQLite's `data_version` (a read transaction: two file-lock calls); never waits for a
+    /// write. `nil` for an in-memory or read-only store.
     public func commitVersion() throws(StoreError) -> Int64? {
         guard case .file(let path) = location, access == .readWrite else { return nil }
         return try dataVersion.withLock { (reader: inout SQLiteDataVersion?) throws(StoreError) -> Int64 in

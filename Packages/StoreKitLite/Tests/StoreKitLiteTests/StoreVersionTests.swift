@@ -31,6 +31,65 @@ struct StoreVersionTests {
         try await service.close()
     }
 
+    /// SQLite's command-line shell, when installed: a writer in another process that nobody on the team wrote.
+    private static let shell = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+
+    @Test(
+        .enabled(
+            if: shell != nil,
+            "SQLite's command-line shell is not installed (Debian's sqlite3 package; Scripts/install-deps installs it)"
+        )
+    )
+    func anotherProcessChangesTheVersionWithEveryCommitAndACheckpointNeverTakesItBack() async throws {
+        let folder = TemporaryFolder()
+        let path = folder.path("shell.sqlite")
+        let service = try await PersistenceService.open(model: model, backend: SQLiteBackend(path: path))
+        try await service.create(Vehicle.self, options: .saveAndPersist) { $0.plate = "own" }
+        let first = try #require(try service.storeVersion())
+        #expect(try service.storeVersion() == first)
+
+        // (Another process's first read may rewrite the log's index header, as a recovery does; SQLite's own
+        // `data_version` then changes too, so no test here says that a read by another process changes nothing.)
+        var seen = [first]
+        for statement in [
+            "CREATE TABLE outside (value);",
+            "INSERT INTO outside VALUES (1);",
+            "BEGIN; INSERT INTO outside VALUES (2); INSERT INTO outside VALUES (3); COMMIT;",
+            // The log is emptied and restarts with new salts: the same frame count comes round again.
+            "PRAGMA wal_checkpoint(TRUNCATE);",
+            "INSERT INTO outside VALUES (4);",
+            "INSERT INTO outside VALUES (5);",
+        ] {
+            try Self.runShell(path, statement)
+            let version = try #require(try service.storeVersion())
+            if statement.hasPrefix("PRAGMA") {
+                // A checkpoint changes no content: the version may stay or change, never go back.
+                #expect(version == seen.last || !seen.contains(version), "\(statement)")
+            } else {
+                #expect(!seen.contains(version), "another process's commit: \(statement)")
+            }
+            #expect(try service.storeVersion() == version, "nothing committed since: \(statement)")
+            seen.append(version)
+        }
+
+        try await service.create(Vehicle.self, options: .saveAndPersist) { $0.plate = "own again" }
+        #expect(try !seen.contains(#require(try service.storeVersion())), "this service's commit after them")
+        try await service.close()
+    }
+
+    /// Runs `sql` on the file at `path` in SQLite's command-line shell, as a process of its own.
+    private static func runShell(_ path: String, _ sql: String) throws {
+        let process = Process()
+        process.executableURL = URL(filePath: try #require(shell))
+        process.arguments = ["-bail", path, sql]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "sqlite3 \(sql)")
+    }
+
     @Test func theVersionIsNilWhileTheServiceOrAnAncestorHasUnsavedChanges() async throws {
         let folder = TemporaryFolder()
         let root = try await PersistenceService.open(

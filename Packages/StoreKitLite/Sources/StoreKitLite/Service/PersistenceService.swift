@@ -103,8 +103,8 @@ public final class PersistenceService: Sendable {
     ///
     /// `nil` while this service or an ancestor has unsaved changes (its reads then differ from the store), and when
     /// the backend cannot tell cheaply: the caller then reads again. Runs on the calling thread and never waits for
-    /// a write; for SQLite it is one `PRAGMA data_version` on a connection of its own, which costs about what
-    /// starting a read transaction does.
+    /// a write; for SQLite it reads the header of the write-ahead log's shared index (a few memory loads, on a
+    /// connection of its own), falling back to `PRAGMA data_version` when that header cannot be read.
     ///
     /// - Throws: ``StoreError/Code/notInitialized`` before initialization or after ``close()``; what the backend
     ///   reports.
