@@ -90,6 +90,17 @@ public final class SQLiteBackend: StoreBackend {
     private let origin = UUID()
     /// The connection ``commitVersion()`` reads on, opened at its first call and closed by ``close()``.
     private let dataVersion = Locked<SQLiteDataVersion?>(nil)
+    /// Checkpoints the write-ahead log of a file opened for writing, off the committing writer; kept until the
+    /// backend goes, since the writer's hook refers to it.
+    private let checkpointer = Locked<SQLiteCheckpointer?>(nil)
+
+    /// Background checkpoints completed so far (for tests).
+    var completedCheckpoints: Int { checkpointer.withLock { $0?.completedCheckpoints ?? 0 } }
+
+    /// Returns once the background checkpoints asked for so far have run (for tests).
+    func checkpointsSettled() async {
+        await checkpointer.withLock { $0 }?.settled()
+    }
     /// The change log's state: whether commits are logged, how many since the last pruning, and the follower.
     private let changeLog = Locked(ChangeLogState())
 
@@ -647,6 +658,7 @@ public final class SQLiteBackend: StoreBackend {
         else { return }
         // Before the pool, so that the pool's writer is still the last connection to close.
         dataVersion.withLock { $0 = nil }
+        await checkpointer.withLock { $0 }?.close()
         do {
             if let pool = database as? DatabasePool {
                 if access == .readWrite {
@@ -699,6 +711,7 @@ public final class SQLiteBackend: StoreBackend {
         configuration.busyMode = .timeout(TimeInterval(Self.busyTimeoutMilliseconds) / 1000)
         configuration.maximumReaderCount = Self.maximumReaderCount
         let database: any DatabaseWriter
+        var checkpointer: SQLiteCheckpointer?
         do {
             switch (location, access) {
             case (.file(let path), .readOnly):
@@ -710,7 +723,12 @@ public final class SQLiteBackend: StoreBackend {
                 _ = try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
                 // GRDB sets `synchronous = NORMAL` on the WAL writer after `prepareDatabase`; the choice made here
                 // wins because it is set last, on the one writer connection.
-                try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(synchronous)") }
+                let background = SQLiteCheckpointer(path: path, synchronous: synchronous)
+                try pool.writeWithoutTransaction { db in
+                    try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
+                    if let connection = db.sqliteConnection { background.install(on: connection) }
+                }
+                checkpointer = background
                 database = pool
             case (.memory, _):
                 let queue = try DatabaseQueue(configuration: configuration)
@@ -730,6 +748,7 @@ public final class SQLiteBackend: StoreBackend {
         return writer.withLock { current in
             if let current { return current }
             current = database
+            self.checkpointer.withLock { $0 = checkpointer }
             return database
         }
     }
