@@ -122,8 +122,9 @@ public final class StoreCacheStore: CacheStore {
         /// The answers under each key (its variants).
         var byKey: [String: Set<UUID>] = [:]
         var bytes = 0
-        /// Answers used since their `lastUsed` was last written.
-        var touched: Set<UUID> = []
+        /// Answers used since their `lastUsed` was last written (with room for the uses between two stores made
+        /// once, not at the first hit after each store).
+        var touched = Set<UUID>(minimumCapacity: 64)
         /// Counts stores and uses, for ``IndexEntry/use``.
         var uses: UInt64 = 0
         /// The answers used least recently when the list was made, the oldest last, with their use then. An answer

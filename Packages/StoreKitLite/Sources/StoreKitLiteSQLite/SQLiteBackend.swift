@@ -628,10 +628,11 @@ public final class SQLiteBackend: StoreBackend {
     public func commitVersion() throws(StoreError) -> Int64? {
         guard case .file(let path) = location, access == .readWrite else { return nil }
         return try dataVersion.withLock { (reader: inout SQLiteDataVersion?) throws(StoreError) -> Int64 in
+            // An open connection is not closed yet: `close()` closes it under this lock.
+            if let reader { return try reader.read() }
             // Checked under this lock: `close()` clears `writer` before it closes this connection under the lock,
             // so no connection is opened on a closed store.
             _ = try database()
-            if let reader { return try reader.read() }
             let opened = try SQLiteDataVersion(path: path, busyTimeoutMilliseconds: Self.busyTimeoutMilliseconds)
             reader = opened
             return try opened.read()
