@@ -173,6 +173,22 @@ struct CannedTransport: Transport {
     }
 }
 
+/// GETs through a new client on the canned transport: the first is not measured, the rest (`scaledIterations`) are.
+func measureCannedGets(_ benchmark: Benchmark) async throws {
+    let client = RequestClient(
+        // Nothing is sent: the canned transport answers before any connection.
+        environment: try ServiceEnvironment(
+            name: "canned",
+            baseURL: URL(string: "http://127.0.0.1/") ?? URL(filePath: "/")
+        ),
+        transport: CannedTransport(body: smallBody, contentType: "application/octet-stream")
+    )
+    _ = try await client.get("bytes")
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations { blackHole(try await client.get("bytes")) }
+    benchmark.stopMeasurement()
+}
+
 /// GETs of one answer kept by an HTTP cache on `store`: the canned answer (fresh for an hour) is stored by a first
 /// request, and every measured request is a fresh hit that never reaches the transport.
 func measureFreshHits(_ benchmark: Benchmark, store: any CacheStore) async throws {
@@ -312,18 +328,7 @@ let benchmarks: @Sendable () -> Void = {
     // middleware chain, reading and validating the response, decoding), so it shows changes to that path without
     // the noise of sockets and event loops.
     Benchmark("GET 1 KiB through a canned transport: RequestKit's own cost") { benchmark in
-        let client = RequestClient(
-            // Nothing is sent: the canned transport answers before any connection.
-            environment: try ServiceEnvironment(
-                name: "canned",
-                baseURL: URL(string: "http://127.0.0.1/") ?? URL(filePath: "/")
-            ),
-            transport: CannedTransport(body: smallBody, contentType: "application/octet-stream")
-        )
-        _ = try await client.get("bytes")
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations { blackHole(try await client.get("bytes")) }
-        benchmark.stopMeasurement()
+        try await measureCannedGets(benchmark)
     }
 
     // The same GET answered by the HTTP cache: every measured request is a fresh hit that never reaches the
@@ -336,6 +341,26 @@ let benchmarks: @Sendable () -> Void = {
     // The same fresh hit from a cache kept in a SQLite file (Adapters' StoreCacheStore), which keeps the answers it
     // read lately in memory as well. Compare with the in-memory row above in the same run.
     Benchmark("GET 1 KiB fresh cache hit from a file (StoreCacheStore)") { benchmark in
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bench-cache-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try await StoreCacheStore.open(path: folder.appendingPathComponent("cache.sqlite").path)
+        try await measureFreshHits(benchmark, store: store)
+    }
+
+    // The three rows above time one call per sample, the second GET of a new client, so each measured call follows
+    // the setup of a client (and, for the file, a SQLite write) and runs with cold caches. These time 1,000 calls on
+    // one client per sample, the steady state of a client that keeps asking (divide the times and allocations by
+    // 1,000, or pass `--scale`).
+    let thousand = Benchmark.Configuration(scalingFactor: .kilo)
+    Benchmark("GET 1 KiB through a canned transport, 1,000 on one client", configuration: thousand) { benchmark in
+        try await measureCannedGets(benchmark)
+    }
+    Benchmark("GET 1 KiB fresh cache hit, 1,000 on one client", configuration: thousand) { benchmark in
+        try await measureFreshHits(benchmark, store: MemoryCacheStore())
+    }
+    Benchmark("GET 1 KiB fresh cache hit from a file (StoreCacheStore), 1,000 on one client", configuration: thousand) {
+        benchmark in
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bench-cache-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
