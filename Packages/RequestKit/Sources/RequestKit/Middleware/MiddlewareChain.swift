@@ -53,6 +53,10 @@ struct MiddlewareChain: Sendable {
     ) async throws
         -> ClientResponse
     {
+        // Steps with nothing to do for this request are skipped here rather than called to pass it on.
+        var skipped = index
+        while skipped < background.count, let step = background[skipped], step.passesOn(request) { skipped += 1 }
+        let index = skipped
         guard index < steps.count else {
             guard lock.admits(request.url) else {
                 var error = RequestKitError.invalidPath(

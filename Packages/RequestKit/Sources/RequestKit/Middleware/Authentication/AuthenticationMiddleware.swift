@@ -11,9 +11,34 @@ struct AuthenticationMiddleware<A: Authenticator>: Middleware {
     final class SharedState: Sendable {
         let machine: Mutex<RefreshStateMachine<A.Credential, Waiter>>
         let waiterIDs = Atomic<UInt64>(0)
+        /// The machine's usable credential, ready to apply. It is set only while `machine` is locked, so it always
+        /// says what the machine says.
+        let usable: Mutex<UsableCredential?>
 
-        init(initial: A.Credential?) {
+        init(initial: A.Credential?, authenticator: A) {
             machine = Mutex(RefreshStateMachine(initial: initial))
+            usable = Mutex(initial.map { UsableCredential($0, of: authenticator) })
+        }
+
+        /// Changes the machine, and the usable credential with it.
+        func update<Result>(
+            _ authenticator: A,
+            _ change: (inout RefreshStateMachine<A.Credential, Waiter>) -> Result
+        ) -> Result {
+            machine.withLock { machine in
+                let result = change(&machine)
+                let credential = machine.usable
+                usable.withLock { usable in
+                    if let credential {
+                        // The same credential keeps its prepared form.
+                        if let kept = usable?.credential as? A.Credential, kept == credential { return }
+                        usable = UsableCredential(credential, of: authenticator)
+                    } else {
+                        usable = nil
+                    }
+                }
+                return result
+            }
         }
     }
 
@@ -22,18 +47,47 @@ struct AuthenticationMiddleware<A: Authenticator>: Middleware {
 
     init(authenticator: A) {
         self.authenticator = authenticator
-        self.state = SharedState(initial: authenticator.initialCredential)
+        self.state = SharedState(initial: authenticator.initialCredential, authenticator: authenticator)
     }
 
     func intercept(
         _ request: ClientRequest,
         next: @Sendable (ClientRequest) async throws -> ClientResponse
     ) async throws -> ClientResponse {
-        let sent = try await credential(replacing: nil, for: request)
+        // The common case, a credential usable at once: one lock of a type that does not depend on `A`, no async
+        // call of its own, and no value of a type that does (in code that is not specialized, each such type is
+        // looked up at run time).
+        guard let usable = state.usable.withLock({ $0 }) else {
+            return try await awaitingCredential(request, next: next)
+        }
         var first = request
-        try apply(sent, to: &first)
+        try usable.apply(to: &first)
         let response = try await next(first)
         guard authenticator.isRejected(response, for: first) else { return response }
+        return try await replay(request, rejected: response, sentWith: usable.credential, next: next)
+    }
+
+    /// A request sent when no credential is usable at once: the first one is on its way, or a refresh is.
+    private func awaitingCredential(
+        _ request: ClientRequest,
+        next: @Sendable (ClientRequest) async throws -> ClientResponse
+    ) async throws -> ClientResponse {
+        let credential = try await self.credential(replacing: nil, for: request)
+        var first = request
+        try apply(credential, to: &first)
+        let response = try await next(first)
+        guard authenticator.isRejected(response, for: first) else { return response }
+        return try await replay(request, rejected: response, sentWith: credential, next: next)
+    }
+
+    /// After the server rejected the credential `sent`: refreshes it (or waits for the refresh under way, or takes
+    /// the one that replaced it) and sends the request once more.
+    private func replay(
+        _ request: ClientRequest,
+        rejected response: ClientResponse,
+        sentWith sent: any Sendable,
+        next: @Sendable (ClientRequest) async throws -> ClientResponse
+    ) async throws -> ClientResponse {
         await RetryMiddleware.discard(response.body)
         if let body = request.body, !body.isReplayable {
             throw RetryMiddleware.notReplayable(
@@ -42,7 +96,7 @@ struct AuthenticationMiddleware<A: Authenticator>: Middleware {
                 because: "the server rejected the credential and the body is a one-shot stream"
             )
         }
-        let fresh = try await credential(replacing: .some(sent), for: request)
+        let fresh = try await credential(replacing: .some(sent as? A.Credential), for: request)
         var replay = request
         try apply(fresh, to: &replay)
         let second = try await next(replay)
@@ -79,7 +133,9 @@ struct AuthenticationMiddleware<A: Authenticator>: Middleware {
         let authenticator = self.authenticator
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (waiter: Waiter) in
-                let action = state.machine.withLock { $0.credential(replacing: rejected, waiter: waiter, id: id) }
+                let action = state.update(authenticator) {
+                    $0.credential(replacing: rejected, waiter: waiter, id: id)
+                }
                 switch action {
                 case .use(let credential):
                     waiter.resume(returning: credential)
@@ -101,7 +157,7 @@ struct AuthenticationMiddleware<A: Authenticator>: Middleware {
                                 )
                             )
                         }
-                        let waiters = state.machine.withLock { $0.refreshEnded(with: try? result.get()) }
+                        let waiters = state.update(authenticator) { $0.refreshEnded(with: try? result.get()) }
                         for waiter in waiters { waiter.resume(with: result) }
                     }
                 }
@@ -118,6 +174,30 @@ struct AuthenticationMiddleware<A: Authenticator>: Middleware {
                     )
                 )
             }
+        }
+    }
+}
+
+/// A credential requests can use now, with its authenticator's way of putting it on a request.
+///
+/// It is not generic, so that the authentication step's common path (whose code is not specialized: the
+/// authenticator's type is known only at run time) looks up no generic type per request.
+final class UsableCredential: Sendable {
+    /// The credential, for telling the machine which one the server rejected.
+    let credential: any Sendable
+    private let applying: @Sendable (inout ClientRequest) throws -> Void
+
+    init<A: Authenticator>(_ credential: A.Credential, of authenticator: A) {
+        self.credential = credential
+        applying = { request in try authenticator.apply(credential, to: &request) }
+    }
+
+    /// Puts the credential on `request`; an authenticator's error refuses the request.
+    func apply(to request: inout ClientRequest) throws {
+        do {
+            try applying(&request)
+        } catch {
+            throw RequestKitError.refusing(request, because: error, reason: "the authenticator refused the request")
         }
     }
 }

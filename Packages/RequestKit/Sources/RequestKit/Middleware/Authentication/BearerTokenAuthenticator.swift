@@ -1,4 +1,5 @@
 import HTTPTypes
+import Synchronization
 
 /// An ``Authenticator`` for bearer tokens (RFC 6750): sends `Authorization: Bearer <token>` and gets a new token
 /// from a closure when the server rejects the current one.
@@ -15,6 +16,8 @@ public struct BearerTokenAuthenticator: Authenticator {
     public let initialCredential: String?
     private let rejects: (@Sendable (ClientResponse) -> Bool)?
     private let makeToken: @Sendable (String?) async throws -> String
+    /// The field of the token used last, so that each request does not build and check it again.
+    private let lastField = LastField()
 
     /// Creates an authenticator.
     ///
@@ -33,9 +36,7 @@ public struct BearerTokenAuthenticator: Authenticator {
     }
 
     public func apply(_ credential: String, to request: inout ClientRequest) {
-        var field = HTTPField(name: .authorization, value: "Bearer " + credential)
-        field.indexingStrategy = .disallow
-        request.headerFields[fields: .authorization] = [field]
+        request.headerFields[fields: .authorization] = [lastField.field(for: credential)]
     }
 
     public func isRejected(_ response: ClientResponse, for request: ClientRequest) -> Bool {
@@ -44,5 +45,19 @@ public struct BearerTokenAuthenticator: Authenticator {
 
     public func refresh(rejected: String?) async throws -> String {
         try await makeToken(rejected)
+    }
+}
+
+/// The `Authorization` field of the token a ``BearerTokenAuthenticator`` used last.
+private final class LastField: Sendable {
+    private let last = Mutex<(token: String, field: HTTPField)?>(nil)
+
+    func field(for token: String) -> HTTPField {
+        // The same token is almost always the same string, which compares without reading its text.
+        if let last = last.withLock({ $0 }), last.token == token { return last.field }
+        var field = HTTPField(name: .authorization, value: "Bearer " + token)
+        field.indexingStrategy = .disallow
+        last.withLock { $0 = (token, field) }
+        return field
     }
 }

@@ -289,9 +289,26 @@ struct CacheLookup {
     /// `response` with the cache's `Cache-Status` entry added after any of caches before it (RFC 9211).
     static func reporting(_ response: ClientResponse, _ report: String) -> ClientResponse {
         var reported = response
-        reported.headerFields.append(HTTPField(name: CacheRules.cacheStatus, value: "RequestKit; " + report))
+        reported.headerFields.append(statusField(report))
         return reported
     }
+
+    /// The `Cache-Status` field of `report`; those of the reports most requests get are made once.
+    static func statusField(_ report: String) -> HTTPField {
+        switch report {
+        case "fwd=miss": commonStatusFields[0]
+        case "fwd=miss; stored": commonStatusFields[1]
+        case "fwd=method": commonStatusFields[2]
+        case "fwd=bypass": commonStatusFields[3]
+        case "fwd=vary-miss": commonStatusFields[4]
+        default: HTTPField(name: CacheRules.cacheStatus, value: "RequestKit; " + report)
+        }
+    }
+
+    private static let commonStatusFields = [
+        "fwd=miss", "fwd=miss; stored", "fwd=method", "fwd=bypass", "fwd=vary-miss",
+    ]
+    .map { HTTPField(name: CacheRules.cacheStatus, value: "RequestKit; " + $0) }
 
     private func notCached() -> RequestKitError {
         RequestKitError(

@@ -68,6 +68,11 @@ enum CacheRules {
         guard request.method == .get else { return false }
         let status = response.status.code
         guard status >= 200, status != 206, status != 304 else { return false }
+        // An answer that says nothing about caching (no `Cache-Control`, no `Expires`) and has nothing to
+        // revalidate it with is used again only by a request that forces reuse (`reuse(maxAge:)`); for the others,
+        // storing it would only cost a copy of its body. (Heuristic freshness needs `Last-Modified`, a validator.)
+        // Most answers to an API are such answers, so this is decided first, in one pass over the fields.
+        guard request.cachePolicy.maxAge != nil || mentionsCaching(response.headerFields) else { return false }
         let control = CacheControl(response.headerFields)
         guard !control.noStore, !requestControl.noStore else { return false }
         if let vary = response.headerFields[.vary], varyNames(vary).contains("*") { return false }
@@ -77,15 +82,23 @@ enum CacheRules {
             return false
         }
         let fields = response.headerFields
-        guard
-            control.maxAge != nil || fields[.expires] != nil || control.isPublic || control.isPrivate
-                || heuristicallyCacheable.contains(status)
-        else { return false }
-        // An answer that says nothing about caching (no `Cache-Control`, no `Expires`) and has nothing to
-        // revalidate it with is used again only by a request that forces reuse (`reuse(maxAge:)`); for the others,
-        // storing it would only cost a copy of its body. (Heuristic freshness needs `Last-Modified`, a validator.)
-        return fields[.cacheControl] != nil || fields[.expires] != nil || fields[.eTag] != nil
-            || fields[.lastModified] != nil || request.cachePolicy.maxAge != nil
+        return control.maxAge != nil || fields[.expires] != nil || control.isPublic || control.isPrivate
+            || heuristicallyCacheable.contains(status)
+    }
+
+    /// Whether `fields` has `Cache-Control`, `Expires`, `ETag` or `Last-Modified`: one pass, comparing names only
+    /// when the first letter could match.
+    static func mentionsCaching(_ fields: HTTPFields) -> Bool {
+        for field in fields {
+            let name = field.name
+            switch name.canonicalName.utf8.first {
+            case UInt8(ascii: "c"): if name == .cacheControl { return true }
+            case UInt8(ascii: "e"): if name == .expires || name == .eTag { return true }
+            case UInt8(ascii: "l"): if name == .lastModified { return true }
+            default: break
+            }
+        }
+        return false
     }
 
     /// The field names of a `Vary` value, lowercased.

@@ -127,6 +127,9 @@ protocol BackgroundMiddleware: Middleware {
     /// Whether this request needs the escaping form.
     func keepsNext(for request: ClientRequest) -> Bool
 
+    /// Whether the step would only pass this request on, unchanged: the chain then skips it. `false` by default.
+    func passesOn(_ request: ClientRequest) -> Bool
+
     func intercept(
         _ request: ClientRequest,
         keeping next: @escaping @Sendable (ClientRequest) async throws -> ClientResponse
@@ -142,6 +145,8 @@ protocol BackgroundMiddleware: Middleware {
 }
 
 extension BackgroundMiddleware {
+    func passesOn(_ request: ClientRequest) -> Bool { false }
+
     func intercept(
         _ request: ClientRequest,
         next: @Sendable (ClientRequest) async throws -> ClientResponse,

@@ -45,6 +45,11 @@ struct DuplicateRequestMiddleware: BackgroundMiddleware {
         return try await sendExclusive(request, RequestIdentity(request), next: next)
     }
 
+    /// Requests that allow duplicates (the default), and methods other than `GET` and `HEAD`, are not looked at.
+    func passesOn(_ request: ClientRequest) -> Bool {
+        (request.duplicatePolicy ?? policy).isAllow || (request.method != .get && request.method != .head)
+    }
+
     /// A shared request outlives the caller that started it, so it needs a `next` it may keep; requests that allow
     /// duplicates (the default) are passed on without one.
     func keepsNext(for request: ClientRequest) -> Bool {

@@ -23,14 +23,17 @@ struct RetryMiddleware: Middleware {
         guard !request.retryMode.isDisabled, policy.maximumAttempts > 1 else { return try await next(request) }
         var request = request
         var replayable = policy.idempotentMethods.contains(request.method)
-        if let name = Self.idempotencyKey {
+        // The field is looked for only when it can change something: it makes a request replayable, and one is
+        // added when the request asks for it.
+        if let name = Self.idempotencyKey, !replayable || request.retryMode.addsIdempotencyKey {
             if request.headerFields[name] != nil {
                 replayable = true
-            } else if request.retryMode.addsIdempotencyKey || (!replayable && policy.addsIdempotencyKeys) {
+            } else if request.retryMode.addsIdempotencyKey || policy.addsIdempotencyKeys {
                 request.headerFields[name] = UUID().uuidString
                 replayable = true
             }
         }
+        let observed = !observers.isEmpty && request.observationID != 0
         let clock = ContinuousClock()
         var machine = RetryStateMachine(policy: policy, replayable: replayable, started: clock.now)
         let timeout = request.timeouts.perAttempt
@@ -46,6 +49,13 @@ struct RetryMiddleware: Middleware {
             let outcome: RetryStateMachine.Outcome
             do {
                 let response = try await next(request)
+                // An answer that is not retried goes back as it is; its `Retry-After` is never read.
+                guard machine.mayRetry(status: response.status.code) else {
+                    if observed {
+                        report(request, .success(response), duration: began.duration(to: clock.now), retryDelay: nil)
+                    }
+                    return response
+                }
                 result = .success(response)
                 outcome = .status(response.status.code, retryAfter: response.headerFields[.retryAfter])
             } catch {

@@ -64,6 +64,12 @@ struct RetryStateMachine {
         return .retry(after: delay)
     }
 
+    /// Whether a response with `status` to the current attempt could be retried; when not, ``decide(after:now:date:random:)``
+    /// would stop.
+    func mayRetry(status: Int) -> Bool {
+        attempt < policy.maximumAttempts && replayable && policy.retryableStatuses.contains(status)
+    }
+
     private func isRetryable(_ outcome: Outcome) -> Bool {
         switch outcome {
         case .status(let status, _):
