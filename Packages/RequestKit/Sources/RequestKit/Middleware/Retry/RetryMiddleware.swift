@@ -35,12 +35,14 @@ struct RetryMiddleware: Middleware {
         }
         let observed = !observers.isEmpty && request.observationID != 0
         let clock = ContinuousClock()
-        var machine = RetryStateMachine(policy: policy, replayable: replayable, started: clock.now)
+        var machine = RetryStateMachine(policy: policy, replayable: replayable) { clock.now }
         let timeout = request.timeouts.perAttempt
+        // Without observers and without a deadline, the clock is read only when an attempt is retried.
+        let timesAttempts = observed || machine.deadline != nil
         while true {
             request.attempt = machine.attempt
-            let began = clock.now
-            if let deadline = machine.deadline {
+            let began = timesAttempts ? clock.now : nil
+            if let deadline = machine.deadline, let began {
                 // The deadline is never passed: an attempt gets at most the time left.
                 let left = began < deadline ? began.duration(to: deadline) : .zero
                 request.timeouts.perAttempt = timeout.map { min($0, left) } ?? left
@@ -51,7 +53,7 @@ struct RetryMiddleware: Middleware {
                 let response = try await next(request)
                 // An answer that is not retried goes back as it is; its `Retry-After` is never read.
                 guard machine.mayRetry(status: response.status.code) else {
-                    if observed {
+                    if observed, let began {
                         report(request, .success(response), duration: began.duration(to: clock.now), retryDelay: nil)
                     }
                     return response
@@ -67,7 +69,7 @@ struct RetryMiddleware: Middleware {
             let now = clock.now
             let decision = machine.decide(after: outcome, now: now, date: Date()) { Double.random(in: 0...1) }
             let delay: Duration? = if case .retry(let delay) = decision { delay } else { nil }
-            report(request, result, duration: began.duration(to: now), retryDelay: delay)
+            if let began { report(request, result, duration: began.duration(to: now), retryDelay: delay) }
             guard let delay else { return try result.get() }
             if case .success(let response) = result { await Self.discard(response.body) }
             if let body = request.body, !body.isReplayable {

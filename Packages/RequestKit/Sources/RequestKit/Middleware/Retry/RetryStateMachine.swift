@@ -22,18 +22,17 @@ struct RetryStateMachine {
     let policy: RetryPolicy
     /// Whether the server may see the request again: an idempotent method or an idempotency key.
     let replayable: Bool
-    let started: ContinuousClock.Instant
+    /// When the policy's deadline passes, if it has one.
+    let deadline: ContinuousClock.Instant?
     /// The number of the attempt whose outcome comes next, from 1.
     private(set) var attempt = 1
 
-    init(policy: RetryPolicy, replayable: Bool, started: ContinuousClock.Instant) {
+    /// A machine for a request whose first attempt starts now; `now` is asked only when the policy has a deadline.
+    init(policy: RetryPolicy, replayable: Bool, now: () -> ContinuousClock.Instant) {
         self.policy = policy
         self.replayable = replayable
-        self.started = started
+        self.deadline = policy.deadline.map { now() + $0 }
     }
-
-    /// When the policy's deadline passes, if it has one.
-    var deadline: ContinuousClock.Instant? { policy.deadline.map { started + $0 } }
 
     /// Decides what follows `outcome` of the current attempt.
     ///
