@@ -166,8 +166,44 @@ public final class AsyncHTTPClientTransport: Transport {
                 )
             }
             // The redirect's own body is dropped unread, which ends its transfer.
-            hop = redirect.follow(hop)
+            let next = redirect.follow(hop)
+            if request.redirectHandlers.isEmpty {
+                hop = next
+            } else {
+                hop = Self.handing(response, from: hop.url, to: next, handlers: request.redirectHandlers)
+            }
         }
+    }
+
+    /// `next` as the request's redirect handlers change it, having seen `response`, a redirect from `url`.
+    private static func handing(
+        _ response: HTTPClientResponse,
+        from url: URL,
+        to next: ClientRequest,
+        handlers: [any RedirectHandler]
+    ) -> ClientRequest {
+        let redirect = RedirectResponse(
+            status: HTTPResponse.Status(code: Int(response.status.code)),
+            headerFields: fields(of: response.headers),
+            url: url
+        )
+        var next = next
+        for handler in handlers {
+            handler.willFollow(redirect, to: &next)
+        }
+        return next
+    }
+
+    /// NIO's header fields as `HTTPFields`, leaving out any whose name is not a valid field name.
+    private static func fields(of headers: HTTPHeaders) -> HTTPFields {
+        var fields = HTTPFields()
+        fields.reserveCapacity(headers.count)
+        for header in headers {
+            if let name = HTTPField.Name(header.name) {
+                fields.append(HTTPField(name: name, value: header.value))
+            }
+        }
+        return fields
     }
 
     /// Sends one hop, retrying a refused connection until the connect timeout runs out when configured to.
@@ -242,13 +278,7 @@ public final class AsyncHTTPClientTransport: Transport {
         requested request: ClientRequest,
         bodyDeadline: ContinuousClock.Instant?
     ) -> ClientResponse {
-        var fields = HTTPFields()
-        fields.reserveCapacity(response.headers.count)
-        for header in response.headers {
-            if let name = HTTPField.Name(header.name) {
-                fields.append(HTTPField(name: name, value: header.value))
-            }
-        }
+        let fields = Self.fields(of: response.headers)
         // The body closures capture only the body and what errors name, not the whole request and response.
         let body = response.body
         let requestURL = request.url

@@ -191,6 +191,76 @@ struct CookieClientTests {
         }
     }
 
+    /// A server whose `/sign-in` redirects to `/home` setting a session, whose `/first/go` redirects to `/second`, and
+    /// whose `/elsewhere` redirects to `target`; every other path answers with the `Cookie` field it received.
+    private static func redirecting(to target: String = "/") -> TestServer.Handler {
+        { request in
+            switch request.path {
+            case "/sign-in":
+                TestResponse(status: 302, headers: [("Location", "/home"), ("Set-Cookie", "session=abc; Path=/")])
+            case "/first/go":
+                TestResponse(status: 307, headers: [("Location", "/second")])
+            case "/elsewhere":
+                TestResponse(status: 302, headers: [("Location", target), ("Set-Cookie", "left=1; Path=/")])
+            default:
+                .text("cookie: " + (request.header("cookie") ?? ""))
+            }
+        }
+    }
+
+    @Test func aCookieSetByARedirectIsStoredAndSentToTheNewLocation() async throws {
+        var configuration = RequestClient.Configuration()
+        let store = CookieStore()
+        configuration.cookieStore = store
+        try await withClient(configuration: configuration, handler: Self.redirecting()) { client, server in
+            let home = try await client.get("sign-in").value.text
+            #expect(home == "cookie: session=abc")
+            #expect(store.allCookies.map(\.name) == ["session"])
+            #expect(server.receivedRequests.map(\.path) == ["/sign-in", "/home"])
+            #expect(server.receivedRequests[0].header("cookie") == nil)
+        }
+    }
+
+    @Test func eachLocationGetsTheCookiesChosenForIt() async throws {
+        var configuration = RequestClient.Configuration()
+        let store = CookieStore()
+        configuration.cookieStore = store
+        try await withClient(configuration: configuration, handler: Self.redirecting()) { client, server in
+            store.store(setCookie: "scoped=1; Path=/first", for: server.baseURL.appending(path: "first/"))
+            store.store(setCookie: "everywhere=1; Path=/", for: server.baseURL)
+            let second = try await client.request(.get, "first/go", headerFields: [.cookie: "own=1"]).value.text
+            #expect(server.receivedRequests[0].header("cookie") == "own=1; scoped=1; everywhere=1")
+            // The path-scoped cookie stays behind; the request's own value stays on the same origin.
+            #expect(second == "cookie: own=1; everywhere=1")
+            #expect(server.receivedRequests.count == 2)
+        }
+    }
+
+    @Test func leavingTheOriginDropsTheRequestsOwnCookieButSendsTheStoredOnes() async throws {
+        // Cookies are kept per host, not per port (RFC 6265 section 8.5): the other server, on another port of the
+        // same host, is another origin yet gets the host's cookies, as browsers send them.
+        try await TestServer.withTestServer(handler: Self.redirecting()) { other in
+            var configuration = RequestClient.Configuration()
+            let store = CookieStore()
+            configuration.cookieStore = store
+            let target = other.baseURL.appending(path: "landed").absoluteString
+            try await withClient(configuration: configuration, handler: Self.redirecting(to: target)) { client, home in
+                let landed = try await client.request(.get, "elsewhere", headerFields: [.cookie: "own=1"]).value.text
+                #expect(home.receivedRequests[0].header("cookie") == "own=1")
+                #expect(landed == "cookie: left=1")
+                #expect(other.receivedRequests.count == 1)
+            }
+        }
+    }
+
+    @Test func withoutAStoreARedirectSendsNoCookies() async throws {
+        try await withClient(handler: Self.redirecting()) { client, server in
+            let home = try await client.get("sign-in").value.text
+            #expect(home == "cookie: ")
+            #expect(server.receivedRequests.count == 2)
+        }
+    }
+
     @Test func aClientWithoutAStoreKeepsNoCookies() async throws {
         try await withClient(handler: Self.cookieHandler) { client, _ in
             _ = try await client.post("login")

@@ -67,6 +67,19 @@ struct HTTPBinTests {
         }
     }
 
+    @Test func cookiesSetByHttpbinsRedirectReachTheLocationItNames() async throws {
+        var configuration = RequestClient.Configuration()
+        configuration.cookieStore = CookieStore()
+        // httpbin's `cookies/set` answers 302 with the cookie and sends the client on to `cookies`, which lists what
+        // it received: the transport follows the redirect, and the cookie must be stored and sent on the way.
+        try await withHTTPBin(configuration: configuration) { client in
+            let listed = try await client.send(Endpoint(.get, "cookies/set").query("fleet", "saab")).json
+            #expect(listed?["cookies"] == ["fleet": "saab"])
+            let deleted = try await client.send(Endpoint(.get, "cookies/delete").query("fleet", "")).json
+            #expect(deleted?["cookies"] == [:])
+        }
+    }
+
     @Test func basicAuthorizationPassesHttpbinsCheck() async throws {
         try await withHTTPBin { client in
             let good = Endpoint(.get, "basic-auth/fleet/s3cret").basicAuthorization(

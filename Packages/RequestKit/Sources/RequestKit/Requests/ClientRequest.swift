@@ -25,6 +25,8 @@ public struct ClientRequest: Sendable {
     /// The number of this attempt, from 1; the retry middleware counts it up for every attempt it sends, so
     /// middleware below it, the transport and observers can tell attempts apart.
     public var attempt = 1
+    /// What sees each redirect a transport follows by itself, in order (see ``RedirectHandler``); empty by default.
+    public var redirectHandlers: [any RedirectHandler] = []
     /// The request's number for observers (the ``RequestStarted/id``), or 0 when nobody observes it.
     var observationID: UInt64 = 0
 

@@ -8,9 +8,10 @@ import HTTPTypes
 /// ``RequestClient/Configuration/cookieStore`` adds one at the end of the client's middleware, so cookies are
 /// chosen again for every attempt a retry middleware makes.
 ///
-/// When the transport follows a redirect by itself, the cookies sent were chosen for the first URL, and only the
-/// final response's `Set-Cookie` fields are stored (``ClientResponse/url`` is the URL after the redirects).
-/// `UnsafePublicClient` never sends cookies.
+/// Redirects that the transport follows by itself are handled as a browser handles them: the cookies each redirect
+/// sets are stored for the URL that set them, and the request to each new location carries the cookies chosen for
+/// that location, not those of the first URL (see ``RedirectHandler``). A `Cookie` value the request carried itself
+/// stays while the redirects keep to its origin. `UnsafePublicClient` never sends cookies.
 public struct CookieMiddleware: Middleware {
     /// The store read and written.
     public let store: CookieStore
@@ -25,14 +26,45 @@ public struct CookieMiddleware: Middleware {
         next: @Sendable (ClientRequest) async throws -> ClientResponse
     ) async throws -> ClientResponse {
         var request = request
-        if let cookies = store.cookieHeader(for: request.url) {
-            // One `Cookie` field, as RFC 6265 asks of HTTP/1.1: the `HTTPFields` subscript would split the value into
-            // a field per cookie (the HTTP/2 form), which a transport then sends as several lines.
-            let combined = request.headerFields[.cookie].map { $0.isEmpty ? cookies : $0 + "; " + cookies } ?? cookies
-            request.headerFields[fields: .cookie] = [HTTPField(name: .cookie, value: combined)]
+        let own = request.headerFields[.cookie]
+        if let chosen = store.cookieHeader(for: request.url) {
+            Self.setCookieField(of: &request, own: own, chosen: chosen)
         }
+        request.redirectHandlers.append(Redirects(store: store, own: own))
         let response = try await next(request)
         store.store(from: response.headerFields, for: response.url)
         return response
+    }
+
+    /// Sets the request's one `Cookie` field to `own` followed by `chosen`, or removes it when both are `nil`.
+    static func setCookieField(of request: inout ClientRequest, own: String?, chosen: String?) {
+        let combined: String?
+        switch (own, chosen) {
+        case (nil, nil): combined = nil
+        case (let own?, nil): combined = own
+        case (nil, let chosen?): combined = chosen
+        case (let own?, let chosen?): combined = own.isEmpty ? chosen : own + "; " + chosen
+        }
+        guard let combined else {
+            request.headerFields[.cookie] = nil
+            return
+        }
+        // One `Cookie` field, as RFC 6265 asks of HTTP/1.1: the `HTTPFields` subscript would split the value into a
+        // field per cookie (the HTTP/2 form), which a transport then sends as several lines.
+        request.headerFields[fields: .cookie] = [HTTPField(name: .cookie, value: combined)]
+    }
+
+    /// Stores what each redirect sets and chooses the cookies for the next location.
+    struct Redirects: RedirectHandler {
+        let store: CookieStore
+        /// The `Cookie` value the request carried before cookies were added, if any.
+        let own: String?
+
+        func willFollow(_ redirect: RedirectResponse, to next: inout ClientRequest) {
+            store.store(from: redirect.headerFields, for: redirect.url)
+            // A redirect that leaves the origin has dropped the whole `Cookie` field, the request's own value too.
+            let kept = next.headerFields[.cookie] == nil ? nil : own
+            CookieMiddleware.setCookieField(of: &next, own: kept, chosen: store.cookieHeader(for: next.url))
+        }
     }
 }
