@@ -519,6 +519,10 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(try await client.get("bytes"))
         }
     }
+    interleaved("GET 1 KiB x8 concurrent", throughputRatio, tasks: 8, perTask: 20, control: true) { raw, url in
+        blackHole(try await rawGet(raw, url + "bytes"))
+    } requestKit: { _ in
+    }
 
     // 100 identical GETs at once with `coalesce` of an upstream that takes 20 ms: one request reaches the server,
     // and the batch's wall time is recorded as a percentage of one GET's, timed just before it on the same warm

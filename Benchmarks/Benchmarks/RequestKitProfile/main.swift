@@ -86,6 +86,91 @@ if mode == "first" || mode == "firsthit" || mode == "firstfilehit" {
     print("\(count) second GETs, \(elapsed / count) each")
     exit(0)
 }
+// `… N x8raw|x8rawsettings|x8transport|x8client` repeat the interleaved 8-concurrent comparison N times, each with
+// fresh clients: raw AsyncHTTPClient against a second raw client (with AsyncHTTPClientTransport's settings for
+// `x8rawsettings`), against the transport alone, or against a RequestClient. It prints the median throughput ratio.
+if let variant = mode, variant.hasPrefix("x8") {
+    let body = Data(repeating: 0x61, count: 1024)
+    let server = try await TestServer.start(maximumRecordedBodySize: 0) { _ in
+        TestResponse(headers: [("Content-Type", "application/octet-stream")], body: .data(body))
+    }
+    let defaults = AsyncHTTPClientTransport.Configuration()
+    var settings = HTTPClient.Configuration()
+    settings.timeout = HTTPClient.Configuration.Timeout(connect: .seconds(10), read: .seconds(60))
+    settings.redirectConfiguration = .follow(max: defaults.maximumRedirects, allowCycles: false)
+    settings.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = defaults.maximumConnectionsPerHost
+    settings.decompression = .disabled
+    var transportSettings = settings
+    transportSettings.redirectConfiguration = .disallow
+    transportSettings.connectionPool.retryConnectionEstablishment = false
+    let url = server.baseURL.appending(path: "bytes")
+    let environment = try ServiceEnvironment(name: "loopback", baseURL: server.baseURL)
+    let headers: HTTPHeaders = [
+        "User-Agent": RequestKitVersion.userAgent,
+        "Accept-Encoding": ResponseDecompression.supportedEncodings.joined(separator: ", "),
+        "Accept": "*/*",
+    ]
+    let ratios = try await Task.detached { () -> [Double] in
+        var ratios: [Double] = []
+        let clock = ContinuousClock()
+        for iteration in 0..<count {
+            let raw = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: settings)
+            let transport = AsyncHTTPClientTransport()
+            let other = HTTPClient(
+                eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+                configuration: variant == "x8rawsettings" ? transportSettings : settings
+            )
+            let client = RequestClient(environment: environment, transport: transport)
+            @Sendable func rawGet(_ httpClient: HTTPClient) async throws {
+                var request = HTTPClientRequest(url: url.absoluteString)
+                request.headers = headers
+                let response = try await httpClient.execute(request, timeout: .seconds(60))
+                _ = Data(try await response.body.collect(upTo: 1 << 24).readableBytesView)
+            }
+            @Sendable func otherGet() async throws {
+                switch variant {
+                case "x8raw", "x8rawsettings":
+                    try await rawGet(other)
+                case "x8transport":
+                    var fields = HTTPFields()
+                    fields[.userAgent] = RequestKitVersion.userAgent
+                    fields[.acceptEncoding] = ResponseDecompression.supportedEncodings.joined(separator: ", ")
+                    fields[.accept] = "*/*"
+                    let response = try await transport.send(ClientRequest(method: .get, url: url, headerFields: fields))
+                    _ = try await response.body.collect(upTo: 1 << 24)
+                default:
+                    _ = try await client.get("bytes")
+                }
+            }
+            func batch(_ count: Int, _ work: @escaping @Sendable () async throws -> Void) async throws {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<8 { group.addTask { for _ in 0..<count { try await work() } } }
+                    try await group.waitForAll()
+                }
+            }
+            let rawFirst = iteration.isMultiple(of: 2)
+            try await rawFirst ? batch(2, { try await rawGet(raw) }) : batch(2, otherGet)
+            try await rawFirst ? batch(2, otherGet) : batch(2, { try await rawGet(raw) })
+            var rawTime = Duration.zero
+            var otherTime = Duration.zero
+            for turn in 0..<4 {  // A B B A, as the benchmark does
+                if (turn == 0 || turn == 3) == rawFirst {
+                    rawTime += try await clock.measure { try await batch(10, { try await rawGet(raw) }) }
+                } else {
+                    otherTime += try await clock.measure { try await batch(10, otherGet) }
+                }
+            }
+            ratios.append(rawTime / otherTime)
+            try await raw.shutdown()
+            try await other.shutdown()
+            try await transport.shutdown()
+        }
+        return ratios.sorted()
+    }.value
+    print("\(variant): throughput ratio, median of \(count): \(ratios.isEmpty ? 0 : ratios[ratios.count / 2])")
+    try await server.shutdown()
+    exit(0)
+}
 // `… N loopback` and `… N loopbackraw` loop N GETs of 1 KiB from an in-process loopback server, through RequestKit on
 // AsyncHTTPClient or through AsyncHTTPClient alone with the same settings and header fields, one at a time: compare
 // the two under `perf stat` or `perf record` for where RequestKit's share of a real request goes.
