@@ -110,6 +110,12 @@ if let variant = mode, variant.hasPrefix("x8") {
         "Accept-Encoding": ResponseDecompression.supportedEncodings.joined(separator: ", "),
         "Accept": "*/*",
     ]
+    // The transport's request is made once, as the raw client's header fields are.
+    var transportFields = HTTPFields()
+    transportFields[.userAgent] = RequestKitVersion.userAgent
+    transportFields[.acceptEncoding] = ResponseDecompression.supportedEncodings.joined(separator: ", ")
+    transportFields[.accept] = "*/*"
+    let transportRequest = ClientRequest(method: .get, url: url, headerFields: transportFields, operation: "GET /bytes")
     let ratios = try await Task.detached { () -> [Double] in
         var ratios: [Double] = []
         let clock = ContinuousClock()
@@ -132,11 +138,7 @@ if let variant = mode, variant.hasPrefix("x8") {
                 case "x8raw", "x8rawsettings":
                     try await rawGet(other)
                 case "x8transport":
-                    var fields = HTTPFields()
-                    fields[.userAgent] = RequestKitVersion.userAgent
-                    fields[.acceptEncoding] = ResponseDecompression.supportedEncodings.joined(separator: ", ")
-                    fields[.accept] = "*/*"
-                    let response = try await transport.send(ClientRequest(method: .get, url: url, headerFields: fields))
+                    let response = try await transport.send(transportRequest)
                     _ = try await response.body.collect(upTo: 1 << 24)
                 default:
                     _ = try await client.get("bytes")
