@@ -86,30 +86,46 @@ if mode == "first" || mode == "firsthit" || mode == "firstfilehit" {
     print("\(count) second GETs, \(elapsed / count) each")
     exit(0)
 }
-// `… N x8raw|x8rawsettings|x8transport|x8client` repeat the interleaved 8-concurrent comparison N times, each with
-// fresh clients: raw AsyncHTTPClient against a second raw client (with AsyncHTTPClientTransport's settings for
-// `x8rawsettings`), against the transport alone, or against a RequestClient. It prints the median throughput ratio.
-if let variant = mode, variant.hasPrefix("x8") {
+/// An in-process loopback server that answers every request with 1 KiB.
+func startLoopbackServer() async throws -> TestServer {
     let body = Data(repeating: 0x61, count: 1024)
-    let server = try await TestServer.start(maximumRecordedBodySize: 0) { _ in
+    return try await TestServer.start(maximumRecordedBodySize: 0) { _ in
         TestResponse(headers: [("Content-Type", "application/octet-stream")], body: .data(body))
     }
+}
+
+/// The settings a default `AsyncHTTPClientTransport` gives its client, for a raw AsyncHTTPClient.
+func rawSettings() -> HTTPClient.Configuration {
     let defaults = AsyncHTTPClientTransport.Configuration()
     var settings = HTTPClient.Configuration()
     settings.timeout = HTTPClient.Configuration.Timeout(connect: .seconds(10), read: .seconds(60))
     settings.redirectConfiguration = .follow(max: defaults.maximumRedirects, allowCycles: false)
     settings.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = defaults.maximumConnectionsPerHost
     settings.decompression = .disabled
+    return settings
+}
+
+/// The header fields RequestKit sends by default, for a raw AsyncHTTPClient.
+func rawHeaders() -> HTTPHeaders {
+    [
+        "User-Agent": RequestKitVersion.userAgent,
+        "Accept-Encoding": ResponseDecompression.supportedEncodings.joined(separator: ", "),
+        "Accept": "*/*",
+    ]
+}
+
+// `… N x8raw|x8rawsettings|x8transport|x8client` repeat the interleaved 8-concurrent comparison N times, each with
+// fresh clients: raw AsyncHTTPClient against a second raw client (with AsyncHTTPClientTransport's settings for
+// `x8rawsettings`), against the transport alone, or against a RequestClient. It prints the median throughput ratio.
+if let variant = mode, variant.hasPrefix("x8") {
+    let server = try await startLoopbackServer()
+    let settings = rawSettings()
     var transportSettings = settings
     transportSettings.redirectConfiguration = .disallow
     transportSettings.connectionPool.retryConnectionEstablishment = false
     let url = server.baseURL.appending(path: "bytes")
     let environment = try ServiceEnvironment(name: "loopback", baseURL: server.baseURL)
-    let headers: HTTPHeaders = [
-        "User-Agent": RequestKitVersion.userAgent,
-        "Accept-Encoding": ResponseDecompression.supportedEncodings.joined(separator: ", "),
-        "Accept": "*/*",
-    ]
+    let headers = rawHeaders()
     // The transport's request is made once, as the raw client's header fields are.
     var transportFields = HTTPFields()
     transportFields[.userAgent] = RequestKitVersion.userAgent
@@ -177,18 +193,10 @@ if let variant = mode, variant.hasPrefix("x8") {
 // AsyncHTTPClient or through AsyncHTTPClient alone with the same settings and header fields, one at a time: compare
 // the two under `perf stat` or `perf record` for where RequestKit's share of a real request goes.
 if mode == "loopback" || mode == "loopbackraw" {
-    let body = Data(repeating: 0x61, count: 1024)
-    let server = try await TestServer.start(maximumRecordedBodySize: 0) { _ in
-        TestResponse(headers: [("Content-Type", "application/octet-stream")], body: .data(body))
-    }
+    let server = try await startLoopbackServer()
     let transport = AsyncHTTPClientTransport()
-    let defaults = AsyncHTTPClientTransport.Configuration()
-    var settings = HTTPClient.Configuration()
-    settings.timeout = HTTPClient.Configuration.Timeout(connect: .seconds(10), read: .seconds(60))
-    settings.redirectConfiguration = .follow(max: defaults.maximumRedirects, allowCycles: false)
-    settings.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = defaults.maximumConnectionsPerHost
-    settings.decompression = .disabled
-    let raw = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: settings)
+    let raw = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: rawSettings())
+    let headers = rawHeaders()
     let client = RequestClient(
         environment: try ServiceEnvironment(name: "loopback", baseURL: server.baseURL),
         transport: transport
@@ -201,11 +209,7 @@ if mode == "loopback" || mode == "loopbackraw" {
                     _ = try await client.get("bytes")
                 } else {
                     var request = HTTPClientRequest(url: url)
-                    request.headers = [
-                        "User-Agent": RequestKitVersion.userAgent,
-                        "Accept-Encoding": ResponseDecompression.supportedEncodings.joined(separator: ", "),
-                        "Accept": "*/*",
-                    ]
+                    request.headers = headers
                     let response = try await raw.execute(request, timeout: .seconds(60))
                     _ = Data(try await response.body.collect(upTo: 1 << 24).readableBytesView)
                 }
