@@ -58,12 +58,14 @@ struct Latencies {
         let sorted = samples.sorted()
         func at(_ fraction: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))] }
         let line = String(
-            format: "%@: %d calls, p50 %.0f us, p99 %.0f us, max %.1f ms",
+            format: "%@: %d calls, p50 %.0f us, p99 %.0f us, p99.9 %.0f us, max %.1f ms, %d over 10 ms",
             name,
             sorted.count,
             at(0.5),
             at(0.99),
-            (sorted.last ?? 0) / 1000
+            at(0.999),
+            (sorted.last ?? 0) / 1000,
+            sorted.count { $0 > 10_000 }
         )
         print(line)
     }

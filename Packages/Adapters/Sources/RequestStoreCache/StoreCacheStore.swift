@@ -211,8 +211,12 @@ public final class StoreCacheStore: CacheStore {
                     // millisecond under the lock that lookups take too.
                     var ages: [(lastUsed: Double, use: UInt64, id: UUID)] = []
                     ages.reserveCapacity(entries.count)
-                    for (id, entry) in entries where !excluded.contains(id) {
-                        ages.append((entry.lastUsed.timeIntervalSinceReferenceDate, entry.use, id))
+                    // Through the subscripts, which read the fields in place instead of copying each entry's strings.
+                    for index in entries.indices {
+                        let id = entries.keys[index]
+                        if !excluded.isEmpty, excluded.contains(id) { continue }
+                        let used = entries.values[index].lastUsed.timeIntervalSinceReferenceDate
+                        ages.append((used, entries.values[index].use, id))
                     }
                     guard !ages.isEmpty else { return nil }
                     ages.sort { ($0.lastUsed, $0.use) < ($1.lastUsed, $1.use) }
@@ -325,6 +329,14 @@ public final class StoreCacheStore: CacheStore {
 
     /// Opens (or creates) a cache store in the SQLite file at `path`.
     ///
+    /// The file is opened with `synchronous = NORMAL` (a commit is in the write-ahead log, not yet synced, when
+    /// the store returns: a power cut may lose the last answers, never corrupt the file) and with
+    /// `SQLiteBackend.Execution.callingThread`: the cache's reads and small commits (a store that evicts a few
+    /// answers) run on the calling task's thread when a connection is free, instead of hopping to SQLite's queues and
+    /// back: a store past the entry bound and a lookup read from the file take a fraction of the time they take on
+    /// the default `.suspending` execution. To choose otherwise, open a `PersistenceService` of your own and use
+    /// ``init(service:limits:clock:)``.
+    ///
     /// - Throws: `StoreError` when the file cannot be a cache store: `StoreError.Code.notADatabase`
     ///   for a corrupt or foreign file, `StoreError.Code.newerSchema`,
     ///   `StoreError.Code.cannotOpen`. The file is left as it was. A client can go on without a
@@ -334,7 +346,7 @@ public final class StoreCacheStore: CacheStore {
         // removed stays removed.
         let service = try await PersistenceService.open(
             model: model,
-            backend: SQLiteBackend(path: path, durability: .normal),
+            backend: SQLiteBackend(path: path, execution: .callingThread, durability: .normal),
             mergePolicy: .oursWins
         )
         return try await StoreCacheStore(service: service, limits: limits)
