@@ -335,7 +335,7 @@ public final class StoreCacheStore: CacheStore {
     /// answers) run on the calling task's thread when a connection is free, instead of hopping to SQLite's queues and
     /// back: a store past the entry bound and a lookup read from the file take a fraction of the time they take on
     /// the default `.suspending` execution. To choose otherwise, open a `PersistenceService` of your own and use
-    /// ``init(service:limits:clock:)``.
+    /// `init(service:limits:clock:)`.
     ///
     /// - Throws: `StoreError` when the file cannot be a cache store: `StoreError.Code.notADatabase`
     ///   for a corrupt or foreign file, `StoreError.Code.newerSchema`,
