@@ -189,10 +189,11 @@ if let variant = mode, variant.hasPrefix("x8") {
     try await server.shutdown()
     exit(0)
 }
-// `… N loopback` and `… N loopbackraw` loop N GETs of 1 KiB from an in-process loopback server, through RequestKit on
-// AsyncHTTPClient or through AsyncHTTPClient alone with the same settings and header fields, one at a time: compare
-// the two under `perf stat` or `perf record` for where RequestKit's share of a real request goes.
-if mode == "loopback" || mode == "loopbackraw" {
+// `… N loopback`, `… N loopbacktransport` and `… N loopbackraw` loop N GETs of 1 KiB from an in-process loopback
+// server, through RequestKit on AsyncHTTPClient, through the transport alone (its request made once), or through
+// AsyncHTTPClient alone with the same settings and header fields, one at a time: compare them under `perf stat` or
+// `perf record` for where RequestKit's share of a real request goes.
+if mode == "loopback" || mode == "loopbackraw" || mode == "loopbacktransport" {
     let server = try await startLoopbackServer()
     let transport = AsyncHTTPClientTransport()
     let raw = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: rawSettings())
@@ -202,11 +203,24 @@ if mode == "loopback" || mode == "loopbackraw" {
         transport: transport
     )
     let url = server.baseURL.appending(path: "bytes").absoluteString
+    var transportFields = HTTPFields()
+    transportFields[.userAgent] = RequestKitVersion.userAgent
+    transportFields[.acceptEncoding] = ResponseDecompression.supportedEncodings.joined(separator: ", ")
+    transportFields[.accept] = "*/*"
+    let transportRequest = ClientRequest(
+        method: .get,
+        url: server.baseURL.appending(path: "bytes"),
+        headerFields: transportFields,
+        operation: "GET /bytes"
+    )
     let elapsed = try await Task.detached {
         try await ContinuousClock().measure {
             for _ in 0..<count {
                 if mode == "loopback" {
                     _ = try await client.get("bytes")
+                } else if mode == "loopbacktransport" {
+                    let response = try await transport.send(transportRequest)
+                    _ = try await response.body.collect(upTo: 1 << 24)
                 } else {
                     var request = HTTPClientRequest(url: url)
                     request.headers = headers
