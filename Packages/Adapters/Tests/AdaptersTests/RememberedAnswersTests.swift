@@ -32,20 +32,25 @@ struct RememberedAnswersTests {
         }
     }
 
+    /// Begins writes of the answers `numbers` into `memory`, each as a store does before its commit.
+    static func write(_ numbers: Range<Int>, into memory: inout RememberedAnswers, bound: Int) throws {
+        for number in numbers {
+            memory.beginWrite(try answer(number), id: UUID(), bound: bound)
+        }
+    }
+
     @Test("past its bound, memory forgets the keys used least recently until the rest fit seven eighths of it")
     func pastItsBoundMemoryForgetsTheLeastRecentlyUsedKeys() throws {
         let size = try Self.answer(0).byteCount
         let bound = 10 * size
         var memory = RememberedAnswers()
-        for number in 0..<10 {
-            memory.beginWrite(try Self.answer(number), id: UUID(), bound: bound)
-        }
+        try Self.write(0..<10, into: &memory, bound: bound)
         #expect(memory.bytes == bound)
         // Using the first five makes 5...9 the oldest.
         for number in 0..<5 {
             _ = memory.recall(try Self.answer(number).key, at: nil)
         }
-        memory.beginWrite(try Self.answer(10), id: UUID(), bound: bound)
+        try Self.write(10..<11, into: &memory, bound: bound)
         // Eleven answers, one over: down to at most 8.75 answers' bytes, so the three oldest go.
         #expect(memory.bytes == 8 * size)
         #expect(try Self.kept(&memory, of: 11) == [0, 1, 2, 3, 4, 8, 9, 10])
@@ -56,14 +61,10 @@ struct RememberedAnswersTests {
         let size = try Self.answer(0).byteCount
         let bound = 64 * size
         var memory = RememberedAnswers()
-        for number in 0..<65 {
-            memory.beginWrite(try Self.answer(number), id: UUID(), bound: bound)
-        }
+        try Self.write(0..<65, into: &memory, bound: bound)
         // 65 answers: down to 56 (seven eighths of 64), the nine written first going.
         #expect(memory.bytes == 56 * size)
-        for number in 65..<73 {
-            memory.beginWrite(try Self.answer(number), id: UUID(), bound: bound)
-        }
+        try Self.write(65..<73, into: &memory, bound: bound)
         #expect(memory.bytes == 64 * size)
         #expect(try Self.kept(&memory, of: 73) == Array(9..<73))
     }
