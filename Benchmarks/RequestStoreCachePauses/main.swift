@@ -7,8 +7,8 @@ import Synchronization
 
 // The longest single call of a persistent HTTP cache (Adapters' StoreCacheStore) of 10,000 answers: filling it,
 // storing past its entry bound so that every store evicts, looking answers up while that goes on, one store that
-// evicts thousands of answers at once by bytes, and opening the full file again. It prints the longest call of each
-// phase with its median; nothing here is a pass or fail:
+// evicts thousands of answers at once by bytes, and opening the full file again and storing into it at once. It
+// prints the longest call of each phase with its median; nothing here is a pass or fail:
 //   cd Benchmarks && swift build -c release --scratch-path ../.build-bench --product RequestStoreCachePauses
 //   ../.build-bench/release/RequestStoreCachePauses [entries]
 
@@ -126,18 +126,30 @@ func measure() async throws {
     try await bulkLookups.report("lookup meanwhile")
     try await bounded.service.close()
 
-    // 4. Opening the full file again; its index is read in the background, and lookups do not wait for it.
+    // 4. Opening the full file again; its index is read in the background, and neither lookups nor stores wait for
+    // it. The first store and a burst of lookups start at once; `entryCount` is the one call that waits for the index.
     var opening = Latencies()
+    var firstStores = Latencies()
+    var lookupsWhileIndexing = Latencies()
     var indexing = Latencies()
-    for _ in 0..<5 {
+    for round in 0..<5 {
         var reopened: StoreCacheStore?
         try await opening.time { reopened = try await StoreCacheStore.open(path: path, limits: limits) }
         guard let reopened else { continue }
-        try await indexing.time { _ = try await reopened.entryCount }
+        let opened = clock.now
+        try await firstStores.time { try await reopened.store(answer(4 * entries + round)) }
+        for number in 0..<20 {
+            try await lookupsWhileIndexing.time { _ = try await reopened.entries(for: key(entries + number * 97)) }
+        }
+        _ = try await reopened.entryCount
+        let (seconds, attoseconds) = (clock.now - opened).components
+        indexing.samples.append(Double(seconds) * 1e6 + Double(attoseconds) / 1e12)
         try await reopened.service.close()
     }
     opening.report("open a file of \(countBefore) answers")
-    indexing.report("its index read in the background, after opening")
+    firstStores.report("first store after opening (does not wait for the index)")
+    lookupsWhileIndexing.report("lookups right after it")
+    indexing.report("until entryCount (which waits for the index) returns, from opening")
     let reopened = try await StoreCacheStore.open(path: path, limits: limits)
     var firstLookups = Latencies()
     for number in stride(from: entries, to: 2 * entries, by: 10) {

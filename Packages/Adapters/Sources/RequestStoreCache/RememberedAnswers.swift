@@ -29,22 +29,18 @@ struct RememberedAnswers {
         /// answer and is used without a check.
         var writes = 0
         var bytes: Int
-        var lastUse: UInt64
     }
 
-    private var slots: [CacheKey: Slot] = [:]
-    /// Counts uses, for ``Slot/lastUse``.
-    private var uses: UInt64 = 0
+    /// The keys in order of use: making room takes the oldest, with no pass over the others.
+    private var slots = RecencyList<CacheKey, Slot>()
     /// The bytes of the remembered answers (``CachedResponse/byteCount``).
     private(set) var bytes = 0
 
     /// What memory has for `key` at `version` (`nil` when the store's version is unknown).
     mutating func recall(_ key: CacheKey, at version: StoreVersion?) -> Recall {
-        guard let index = slots.index(forKey: key) else { return .unknown }
-        let slot = slots.values[index]
+        guard let slot = slots[key] else { return .unknown }
         if slot.writes > 0 || (version != nil && slot.checked == version) {
-            uses += 1
-            slots.values[index].lastUse = uses
+            slots.use(key)
             return .answers(slot.answers, ids: slot.ids)
         }
         return version == nil ? .unknown : .check(ids: slot.ids)
@@ -53,11 +49,11 @@ struct RememberedAnswers {
     /// Marks the answers of `key` as checked at `version`, the key's stored IDs being `ids`; returns them, or
     /// `nil` when memory holds other IDs for it now.
     mutating func confirm(_ key: CacheKey, ids: [UUID], at version: StoreVersion) -> [CachedResponse]? {
-        guard let index = slots.index(forKey: key), slots.values[index].ids == ids else { return nil }
-        uses += 1
-        slots.values[index].lastUse = uses
-        if slots.values[index].writes == 0 { slots.values[index].checked = version }
-        return slots.values[index].answers
+        guard slots[key]?.ids == ids else { return nil }
+        return slots.use(key) { slot in
+            if slot.writes == 0 { slot.checked = version }
+            return slot.answers
+        }
     }
 
     /// Remembers what was read for `key` as of `version`: `answers`, with the IDs of their entries in `answerIDs`,
@@ -75,14 +71,9 @@ struct RememberedAnswers {
             bytes -= slot.bytes
         }
         let size = answers.reduce(0) { $0 + $1.byteCount }
-        uses += 1
-        slots[key] = Slot(
-            answers: answers,
-            answerIDs: answerIDs,
-            ids: ids,
-            checked: version,
-            bytes: size,
-            lastUse: uses
+        slots.updateValue(
+            Slot(answers: answers, answerIDs: answerIDs, ids: ids, checked: version, bytes: size),
+            forKey: key
         )
         bytes += size
         keep(within: bound)
@@ -91,7 +82,7 @@ struct RememberedAnswers {
     /// Puts `entry`, about to be written under `id`, in place of the variant it replaces; the key is used without a
     /// check until ``endWrite(_:confirmedAt:ids:)``.
     mutating func beginWrite(_ entry: CachedResponse, id: UUID, bound: Int) {
-        var slot = slots[entry.key] ?? Slot(answers: [], answerIDs: [], ids: [], bytes: 0, lastUse: 0)
+        var slot = slots.removeValue(forKey: entry.key) ?? Slot(answers: [], answerIDs: [], ids: [], bytes: 0)
         bytes -= slot.bytes
         var replaced: Set<UUID> = []
         for position in slot.answers.indices.reversed()
@@ -104,12 +95,10 @@ struct RememberedAnswers {
         slot.answers.append(entry)
         slot.answerIDs.append(id)
         slot.ids.append(id)
-        uses += 1
         slot.checked = nil
         slot.writes += 1
         slot.bytes = slot.answers.reduce(0) { $0 + $1.byteCount }
-        slot.lastUse = uses
-        slots[entry.key] = slot
+        slots.updateValue(slot, forKey: entry.key)
         bytes += slot.bytes
         keep(within: bound)
     }
@@ -118,12 +107,14 @@ struct RememberedAnswers {
     /// answers held are marked as checked at `version` if the key's stored IDs (read after it) are theirs, and
     /// forgotten otherwise (also when the write failed: `version` and `ids` are then `nil`).
     mutating func endWrite(_ key: CacheKey, confirmedAt version: StoreVersion?, ids: [UUID]?) {
-        guard var slot = slots[key] else { return }
-        slot.writes = max(0, slot.writes - 1)
-        guard slot.writes == 0 else { return slots[key] = slot }
-        guard let version, let ids, Set(ids) == Set(slot.ids) else { return forget(key) }
-        slot.checked = version
-        slots[key] = slot
+        let confirmed = slots.modify(key) { slot -> Bool in
+            slot.writes = max(0, slot.writes - 1)
+            guard slot.writes == 0 else { return true }
+            guard let version, let ids, Set(ids) == Set(slot.ids) else { return false }
+            slot.checked = version
+            return true
+        }
+        if confirmed == false { forget(key) }
     }
 
     mutating func forget(_ key: CacheKey) {
@@ -132,37 +123,15 @@ struct RememberedAnswers {
     }
 
     mutating func forgetAll() {
-        slots = [:]
+        slots.removeAll()
         bytes = 0
     }
 
-    /// Forgets the keys used least recently until the rest take at most seven eighths of `bound`, once they take
-    /// more than `bound`, so that one pass serves many stores.
-    ///
-    /// It runs under the lock lookups take, so it touches no key until it knows which go: the uses and sizes
-    /// (plain integers) are sorted to find the last use that has to go, then one pass collects the keys used no later
-    /// than that. Sorting the keys themselves took milliseconds for a few thousand answers.
+    /// Forgets the keys used least recently until the rest fit `bound`: each taken from the front of the order of
+    /// use, so that making room under the lock lookups take costs the keys forgotten, not the keys kept.
     private mutating func keep(within bound: Int) {
-        guard bytes > bound else { return }
-        let target = bound - bound / 8
-        var ages: [(lastUse: UInt64, bytes: Int)] = []
-        ages.reserveCapacity(slots.count)
-        // Through the values' subscript, which reads the two fields in place instead of copying each slot.
-        for index in slots.indices { ages.append((slots.values[index].lastUse, slots.values[index].bytes)) }
-        ages.sort { $0.lastUse < $1.lastUse }
-        var left = bytes
-        var cutoff: UInt64 = 0
-        var count = 0
-        for age in ages {
-            guard left > target else { break }
-            left -= age.bytes
-            cutoff = age.lastUse
-            count += 1
+        while bytes > bound, let (_, slot) = slots.removeOldest() {
+            bytes -= slot.bytes
         }
-        // Uses are unique, so exactly the keys counted above are used no later than `cutoff`.
-        var doomed: [CacheKey] = []
-        doomed.reserveCapacity(count)
-        for index in slots.indices where slots.values[index].lastUse <= cutoff { doomed.append(slots.keys[index]) }
-        for key in doomed { forget(key) }
     }
 }

@@ -28,8 +28,10 @@ import Synchronization
 /// hit and written with the next store, so a hit never writes.
 ///
 /// **Opening.** Opening reads nothing but the schema. The index of what is stored (each answer's key, size, expiry
-/// and last use) is read in the background: lookups are answered meanwhile, and the first write, ``entryCount`` and
-/// ``byteCount`` wait for it.
+/// and last use) is read in the background, and nothing but ``entryCount``, ``byteCount``, ``remove(_:)``,
+/// ``removeExpired(now:)`` and ``removeAll()`` waits for it: lookups are answered from the file meanwhile, and stores
+/// are written at once (replacing the variant the file holds). What has to go to make room for the answers stored
+/// meanwhile is chosen when the index is read, least recently used first as always, and removed after it.
 ///
 /// **Reads.** Answers read from the file, and answers stored, are also kept in memory, decoded, up to
 /// ``Limits/memoryBytes``. Each lookup first asks the store whether anything was committed since they were read
@@ -106,45 +108,57 @@ public final class StoreCacheStore: CacheStore {
     public static var model: StoreModel { StoreModel(records: records, migrations: migrations) }
 
     /// What the store knows of one answer without reading it.
-    private struct IndexEntry {
+    private struct IndexEntry: Sendable {
         var key: String
         var variant: String
         var bytes: Int
         var expiry: Date
         var lastUsed: Date
-        /// Which use of the index last stored or used the answer; an eviction candidate whose use changed since it
-        /// was listed is no longer among the oldest.
-        var use: UInt64 = 0
     }
 
-    private struct Index {
-        var entries: [UUID: IndexEntry] = [:]
+    /// The IDs of the answers stored under one key: nearly always one, kept without an allocation of its own.
+    private struct KeyVariants: Sendable {
+        var first: UUID
+        var others: [UUID] = []
+
+        var all: [UUID] { [first] + others }
+
+        /// Removes `id`; `false` when nothing is left.
+        mutating func remove(_ id: UUID) -> Bool {
+            if first == id {
+                guard let next = others.popLast() else { return false }
+                first = next
+            } else {
+                others.removeAll { $0 == id }
+            }
+            return true
+        }
+    }
+
+    private struct Index: Sendable {
+        /// The answers in order of use, the least recently used first.
+        var entries: RecencyList<UUID, IndexEntry>
         /// The answers under each key (its variants).
-        var byKey: [String: Set<UUID>] = [:]
+        var byKey: [String: KeyVariants]
         var bytes = 0
         /// Answers used since their `lastUsed` was last written (with room for the uses between two stores made
         /// once, not at the first hit after each store).
         var touched = Set<UUID>(minimumCapacity: 64)
-        /// Counts stores and uses, for ``IndexEntry/use``.
-        var uses: UInt64 = 0
-        /// The answers used least recently when the list was made, the oldest last, with their use then. An answer
-        /// not listed was newer than every listed one then, and a store or a use only makes it newer, so the next
-        /// eviction is the last listed answer that is still stored and unused since: evicting costs one sort per
-        /// ``evictionCandidateCount`` evictions, not a pass over the index each time.
-        var candidates: [(id: UUID, use: UInt64)] = []
-        static let evictionCandidateCount = 256
 
-        func ids(for key: String) -> Set<UUID> {
-            byKey[key] ?? []
+        init(minimumCapacity: Int = 0) {
+            entries = RecencyList(minimumCapacity: minimumCapacity)
+            byKey = Dictionary(minimumCapacity: minimumCapacity)
         }
 
+        func ids(for key: String) -> [UUID] {
+            byKey[key]?.all ?? []
+        }
+
+        /// Adds `entry` as the most recently used answer (in place of an answer with the same ID).
         mutating func insert(_ id: UUID, _ entry: IndexEntry) {
             remove(id)
-            var entry = entry
-            uses += 1
-            entry.use = uses
-            entries[id] = entry
-            byKey[entry.key, default: []].insert(id)
+            entries.updateValue(entry, forKey: id)
+            if byKey[entry.key]?.others.append(id) == nil { byKey[entry.key] = KeyVariants(first: id) }
             bytes += entry.bytes
         }
 
@@ -152,105 +166,125 @@ public final class StoreCacheStore: CacheStore {
             guard let old = entries.removeValue(forKey: id) else { return }
             bytes -= old.bytes
             touched.remove(id)
-            byKey[old.key]?.remove(id)
-            if byKey[old.key]?.isEmpty == true { byKey[old.key] = nil }
+            if byKey[old.key]?.remove(id) == false { byKey[old.key] = nil }
         }
 
-        /// Notes that the answers with `ids` were used at `now`.
+        /// Notes that the answers with `ids` were used at `now`: they become the most recently used.
         mutating func touch(_ ids: [UUID], at now: Date) {
-            for id in ids {
-                guard let position = entries.index(forKey: id) else { continue }
-                uses += 1
-                entries.values[position].lastUsed = now
-                entries.values[position].use = uses
+            for id in ids where entries.use(id, { $0.lastUsed = now }) != nil {
                 touched.insert(id)
             }
         }
 
         /// What storing an answer of `bytes` under `key` and `variant` takes: the variant it replaces, and the least
-        /// recently used answers to remove so that the rest and the new one fit `limits`, oldest first.
-        mutating func plan(
+        /// recently used answers to remove so that the rest and the new one fit `limits`, oldest first. Reads the
+        /// answers from the front of the order of use, as many as go.
+        func plan(
             key: String,
             variant: String,
             bytes newBytes: Int,
             limits: Limits
         ) -> (replaced: [UUID], victims: [UUID]) {
-            let replaced = Array(ids(for: key).filter { entries[$0]?.variant == variant })
+            let replaced = ids(for: key).filter { entries[$0]?.variant == variant }
             var excessBytes = bytes + newBytes - limits.maximumBytes
             var excessEntries = entries.count + 1 - limits.maximumEntries
             for id in replaced {
                 excessBytes -= entries[id]?.bytes ?? 0
                 excessEntries -= 1
             }
-            var victims: [UUID] = []
-            // The answers already chosen stay in the index until the transaction commits: a new candidate list
-            // must leave them out as well.
-            var chosen = Set(replaced)
-            // How many answers this store is likely to evict (by the average size when it evicts by bytes), so that
-            // one candidate list covers a large eviction.
-            let averageBytes = entries.isEmpty ? 1 : max(1, bytes / entries.count)
-            let expected = max(excessEntries, excessBytes > 0 ? excessBytes / averageBytes + 1 : 0)
-            while excessBytes > 0 || excessEntries > 0,
-                let (id, entry) = nextOldest(excluding: chosen, listing: expected - victims.count)
-            {
-                victims.append(id)
-                chosen.insert(id)
-                excessBytes -= entry.bytes
-                excessEntries -= 1
-            }
-            return (replaced, victims)
+            return (replaced, victims(over: (excessBytes, excessEntries), sparing: replaced))
         }
 
-        /// The answer used least recently, other than `excluded`, taken off the candidate list; `nil` when there
-        /// is none. A new list holds at least `wanted` answers (and ``evictionCandidateCount``).
-        private mutating func nextOldest(excluding excluded: Set<UUID>, listing wanted: Int) -> (UUID, IndexEntry)? {
-            while true {
-                if candidates.isEmpty {
-                    // The oldest, by when they were last used and then by use; the oldest last. Sorted as small
-                    // values (no strings to retain), so that a list of 10,000 answers takes a fraction of a
-                    // millisecond under the lock that lookups take too.
-                    var ages: [(lastUsed: Double, use: UInt64, id: UUID)] = []
-                    ages.reserveCapacity(entries.count)
-                    // Through the subscripts, which read the fields in place instead of copying each entry's strings.
-                    for index in entries.indices {
-                        let id = entries.keys[index]
-                        if !excluded.isEmpty, excluded.contains(id) { continue }
-                        let used = entries.values[index].lastUsed.timeIntervalSinceReferenceDate
-                        ages.append((used, entries.values[index].use, id))
-                    }
-                    guard !ages.isEmpty else { return nil }
-                    ages.sort { ($0.lastUsed, $0.use) < ($1.lastUsed, $1.use) }
-                    let count = min(ages.count, max(Self.evictionCandidateCount, wanted))
-                    candidates = ages[..<count].reversed().map { ($0.id, $0.use) }
-                }
-                guard let candidate = candidates.popLast() else { return nil }
-                guard let entry = entries[candidate.id], entry.use == candidate.use,
-                    !excluded.contains(candidate.id)
-                else { continue }
-                return (candidate.id, entry)
-            }
+        /// The answers that go, least recently used first, so that the rest fit `limits`.
+        func excess(over limits: Limits) -> [UUID] {
+            victims(over: (bytes - limits.maximumBytes, entries.count - limits.maximumEntries), sparing: [])
         }
+
+        private func victims(over excess: (bytes: Int, entries: Int), sparing spared: [UUID]) -> [UUID] {
+            var (excessBytes, excessEntries) = excess
+            var victims: [UUID] = []
+            guard excessBytes > 0 || excessEntries > 0 else { return victims }
+            for (id, entry) in entries.oldestFirst where !spared.contains(id) {
+                victims.append(id)
+                excessBytes -= entry.bytes
+                excessEntries -= 1
+                if excessBytes <= 0 && excessEntries <= 0 { break }
+            }
+            return victims
+        }
+    }
+
+    /// How far reading the index of what was stored when the store was made has come.
+    private enum IndexLoad {
+        /// Still reading: what is stored, removed and used meanwhile is noted, to be merged with what is read.
+        case reading
+        case loaded
+        /// The index could not be read: writes fail with this error.
+        case failed(any Error)
     }
 
     /// The index of what is stored and the answers remembered in memory, under one lock: a hit takes it once.
     private struct State {
         var index = Index()
-        /// Whether `index` holds what was stored when the store was made (``loadedIndex()``).
-        var indexLoaded = false
+        var load = IndexLoad.reading
+        /// While the index is read: the answers removed from the file, which are not to be taken from what is read.
+        var removedWhileReading: Set<UUID> = []
+        /// While the index is read: uses of answers it does not know yet, in order.
+        var usedWhileReading: [(id: UUID, at: Date)] = []
         var memory = RememberedAnswers()
 
         /// What memory has for `key` at `version`; answers it gives count as used at `now`.
         mutating func recall(_ key: CacheKey, at version: StoreVersion?, now: Date) -> RememberedAnswers.Recall {
             let recalled = memory.recall(key, at: version)
-            if case .answers(_, let ids) = recalled { index.touch(ids, at: now) }
+            if case .answers(_, let ids) = recalled { touch(ids, at: now) }
             return recalled
         }
 
         /// The answers of `key`, checked at `version`, when memory still holds those of the entries `ids`.
         mutating func confirm(_ key: CacheKey, ids: [UUID], at version: StoreVersion, now: Date) -> [CachedResponse]? {
             guard let answers = memory.confirm(key, ids: ids, at: version) else { return nil }
-            index.touch(ids, at: now)
+            touch(ids, at: now)
             return answers
+        }
+
+        /// Notes that the answers with `ids` were used at `now`, also those the index does not know while it is read.
+        mutating func touch(_ ids: [UUID], at now: Date) {
+            index.touch(ids, at: now)
+            guard case .reading = load else { return }
+            for id in ids where !index.entries.contains(id) { usedWhileReading.append((id, now)) }
+        }
+
+        /// Takes the answers with `ids` out of the index: they are removed from the file.
+        mutating func removed(_ ids: some Sequence<UUID>) {
+            let reading = if case .reading = load { true } else { false }
+            for id in ids {
+                index.remove(id)
+                if reading { removedWhileReading.insert(id) }
+            }
+        }
+
+        /// Makes `read`, the index of what was stored when the store was made, the index, with what was stored,
+        /// removed and used since merged into it; `read` is left with what it replaced, to be released outside the
+        /// lock. Returns the answers that do not fit `limits`, taken out of the index.
+        mutating func merge(_ read: inout Index, limits: Limits) -> [UUID] {
+            guard case .reading = load else { return [] }
+            for id in removedWhileReading { read.remove(id) }
+            for (id, date) in usedWhileReading { read.touch([id], at: date) }
+            // What this store wrote meanwhile is newer than anything read.
+            for (id, entry) in index.entries.oldestFirst { read.insert(id, entry) }
+            read.touched.formUnion(index.touched)
+            swap(&index, &read)
+            load = .loaded
+            removedWhileReading = []
+            usedWhileReading = []
+            let excess = index.excess(over: limits)
+            for victim in excess {
+                if let text = index.entries[victim]?.key, let evicted = StoreCacheStore.key(text) {
+                    memory.forget(evicted)
+                }
+                index.remove(victim)
+            }
+            return excess
         }
     }
 
@@ -261,9 +295,10 @@ public final class StoreCacheStore: CacheStore {
     public var maximumBodySize: Int { limits.maximumBodySize }
 
     private let state: Mutex<State>
-    /// Reads the index of what was stored when the store was made. Started by `init`, so that opening a large cache
-    /// does not wait for it: lookups never do, writes and ``entryCount`` wait until it is read.
-    private let indexLoad: Task<Index, any Error>
+    /// Reads the index of what was stored when the store was made and merges it with what was done meanwhile.
+    /// Started by `init`, so that opening a large cache does not wait for it: lookups and stores never do;
+    /// ``entryCount``, ``byteCount`` and removals wait until it is read.
+    private let indexLoad = Mutex<Task<Void, Never>?>(nil)
     private let clock: @Sendable () -> Date
     /// One writer at a time, so the index and the file agree on what a store or an eviction did.
     private let writes = WriteLane()
@@ -279,25 +314,52 @@ public final class StoreCacheStore: CacheStore {
     /// A cache store over `service`, whose model must include ``records`` (and should include ``migrations``).
     ///
     /// The index of what is stored (each answer's key, size, expiry and last use, never its answer or body) is read
-    /// in the background: lookups are answered at once, and the first write waits until it is read.
+    /// in the background: lookups and stores go on meanwhile, and ``entryCount`` and ``byteCount`` wait for it.
     ///
     /// - Throws: `StoreError` when the store cannot be read.
-    public init(
+    public convenience init(
         service: PersistenceService,
         limits: Limits = Limits(),
         clock: @escaping @Sendable () -> Date = Date.init
+    ) async throws(StoreError) {
+        try await self.init(service: service, limits: limits, clock: clock, beforeReadingIndex: {})
+    }
+
+    /// A cache store whose index is read once `beforeReadingIndex` returns: tests hold it to store and look up while
+    /// it is read.
+    init(
+        service: PersistenceService,
+        limits: Limits,
+        clock: @escaping @Sendable () -> Date,
+        beforeReadingIndex: @escaping @Sendable () async -> Void
     ) async throws(StoreError) {
         try await service.waitUntilInitialized()
         self.service = service
         self.limits = limits
         self.clock = clock
         self.state = Mutex(State())
-        self.indexLoad = Task { try await Self.readIndex(of: service) }
+        let load = Task { [self] in
+            await beforeReadingIndex()
+            await readIndex()
+        }
+        indexLoad.withLock { $0 = load }
     }
 
-    /// What `service` stores, as an index.
-    private static func readIndex(of service: PersistenceService) async throws -> Index {
-        let known = try await service.fetch(Query<CacheEntryRecord>()) { record in
+    /// Reads the index of what `service` stores and makes it the index; answers that no longer fit the bounds (they
+    /// were lowered, or stores came meanwhile) are evicted after it.
+    private func readIndex() async {
+        do {
+            var read = try await Self.index(of: service)
+            let excess = state.withLock { $0.merge(&read, limits: limits) }
+            evictLater(excess)
+        } catch {
+            state.withLock { $0.load = .failed(error) }
+        }
+    }
+
+    /// What `service` stores, as an index in order of last use.
+    private static func index(of service: PersistenceService) async throws -> Index {
+        let known = try await service.fetch(Query<CacheEntryRecord>().sorted(by: \.lastUsed)) { record in
             (
                 record.id.uuid,
                 IndexEntry(
@@ -309,22 +371,19 @@ public final class StoreCacheStore: CacheStore {
                 )
             )
         }
-        var index = Index()
-        index.entries.reserveCapacity(known.count)
+        var index = Index(minimumCapacity: known.count)
         for (id, entry) in known { index.insert(id, entry) }
         return index
     }
 
-    /// Waits until the index of what was stored when the store was made is read; writes call it first, in the
-    /// write lane, so nothing is written into an index that is not there yet.
+    /// Waits until the index of what was stored when the store was made is read and merged.
+    ///
+    /// - Throws: The error that reading it ended with.
     private func loadedIndex() async throws {
-        if state.withLock({ $0.indexLoaded }) { return }
-        let loaded = try await indexLoad.value
-        state.withLock { state in
-            guard !state.indexLoaded else { return }
-            state.index = loaded
-            state.indexLoaded = true
+        if case .reading = state.withLock({ $0.load }) {
+            await indexLoad.withLock { $0 }?.value
         }
+        if case .failed(let error) = state.withLock({ $0.load }) { throw error }
     }
 
     /// Opens (or creates) a cache store in the SQLite file at `path`.
@@ -472,7 +531,7 @@ public final class StoreCacheStore: CacheStore {
             answer.body = body
             answers.append((record.id.uuid, answer))
         }
-        state.withLock { $0.index.touch(ids, at: now) }
+        state.withLock { $0.touch(ids, at: now) }
         return (answers, ids)
     }
 
@@ -518,10 +577,12 @@ public final class StoreCacheStore: CacheStore {
         now: Date
     ) async throws {
         try await writes.run { () async throws -> Void in
-            try await loadedIndex()
             // The new answer, the variant it replaces, the recency of answers used since the last write, and
-            // whatever has to go to make room: one transaction.
-            let (replaced, victims, recency) = state.withLock { state in
+            // whatever has to go to make room: one transaction. A store does not wait for the index of what was
+            // stored before it opened: until that is read, the index holds what this store wrote since, the file is
+            // asked for the variant replaced, and what goes to make room is chosen when the index is read.
+            let (replaced, victims, recency) = try state.withLock { state throws -> ([UUID], [UUID], [(UUID, Date)]) in
+                if case .failed(let error) = state.load { throw error }
                 let (replaced, victims) = state.index.plan(
                     key: key,
                     variant: variant,
@@ -583,7 +644,7 @@ public final class StoreCacheStore: CacheStore {
                         state.memory.forget(evicted)
                     }
                 }
-                for old in gone + later { state.index.remove(old) }
+                state.removed(gone + later)
                 state.index.insert(id, stored)
                 state.index.touched.subtract(touched)
             }
@@ -606,7 +667,7 @@ public final class StoreCacheStore: CacheStore {
                 try await batch.saveAll(.saveAndPersist)
             }
             state.withLock { state in
-                for id in all { state.index.remove(id) }
+                state.removed(all)
                 state.memory.forget(key)
             }
         }
@@ -622,7 +683,7 @@ public final class StoreCacheStore: CacheStore {
             _ = try await batch.delete(ids: expired.map { CacheBodyRecord.ID(uuid: $0) }, options: .dontSave)
             try await batch.saveAll(.saveAndPersist)
             state.withLock { state in
-                for id in expired { state.index.remove(id) }
+                state.removed(expired)
                 state.memory.forgetAll()
             }
         }

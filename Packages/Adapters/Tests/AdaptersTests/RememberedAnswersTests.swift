@@ -39,7 +39,7 @@ struct RememberedAnswersTests {
         }
     }
 
-    @Test("past its bound, memory forgets the keys used least recently until the rest fit seven eighths of it")
+    @Test("past its bound, memory forgets the keys used least recently until the rest fit")
     func pastItsBoundMemoryForgetsTheLeastRecentlyUsedKeys() throws {
         let size = try Self.answer(0).byteCount
         let bound = 10 * size
@@ -51,21 +51,33 @@ struct RememberedAnswersTests {
             _ = memory.recall(try Self.answer(number).key, at: nil)
         }
         try Self.write(10..<11, into: &memory, bound: bound)
-        // Eleven answers, one over: down to at most 8.75 answers' bytes, so the three oldest go.
-        #expect(memory.bytes == 8 * size)
-        #expect(try Self.kept(&memory, of: 11) == [0, 1, 2, 3, 4, 8, 9, 10])
+        // Eleven answers, one over: the oldest goes, and only it.
+        #expect(memory.bytes == bound)
+        #expect(try Self.kept(&memory, of: 11) == [0, 1, 2, 3, 4, 6, 7, 8, 9, 10])
+        // Reading them all, in order, used them in that order: 0 and 1 are now the oldest.
+        try Self.write(11..<13, into: &memory, bound: bound)
+        #expect(try Self.kept(&memory, of: 13) == [2, 3, 4, 6, 7, 8, 9, 10, 11, 12])
     }
 
-    @Test("one pass makes room for many answers: the next stores forget nothing until the bound is reached again")
-    func onePassMakesRoomForManyAnswers() throws {
+    @Test("every store past the bound forgets just what it must, in order of use, and a forgotten key can come back")
+    func everyStorePastTheBoundForgetsJustWhatItMust() throws {
         let size = try Self.answer(0).byteCount
         let bound = 64 * size
         var memory = RememberedAnswers()
         try Self.write(0..<65, into: &memory, bound: bound)
-        // 65 answers: down to 56 (seven eighths of 64), the nine written first going.
-        #expect(memory.bytes == 56 * size)
-        try Self.write(65..<73, into: &memory, bound: bound)
         #expect(memory.bytes == 64 * size)
+        for end in 66...73 {
+            try Self.write((end - 1)..<end, into: &memory, bound: bound)
+            #expect(memory.bytes == 64 * size)
+        }
         #expect(try Self.kept(&memory, of: 73) == Array(9..<73))
+        // Written again, the first answer is the newest: the next to go is the oldest of the others.
+        try Self.write(0..<1, into: &memory, bound: bound)
+        #expect(try Self.kept(&memory, of: 73) == [0] + Array(10..<73))
+        memory.forget(try Self.answer(0).key)
+        #expect(memory.bytes == 63 * size)
+        memory.forgetAll()
+        #expect(memory.bytes == 0)
+        #expect(try Self.kept(&memory, of: 73).isEmpty)
     }
 }

@@ -3,11 +3,12 @@ import HTTPTypes
 import RequestKit
 import RequestKitAsyncHTTPClient
 import RequestKitTesting
-import RequestStoreCache
 import StoreKitLite
 import StoreKitLiteSQLite
 import Synchronization
 import Testing
+
+@testable import RequestStoreCache
 
 /// A folder of its own per test, removed afterwards.
 struct CacheFolder: ~Copyable {
@@ -20,6 +21,31 @@ struct CacheFolder: ~Copyable {
 
     deinit {
         try? FileManager.default.removeItem(at: url)
+    }
+}
+
+/// Holds whoever waits until it is opened.
+final class Gate: Sendable {
+    private let state = Mutex<(isOpen: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resume = state.withLock { state -> Bool in
+                if state.isOpen { return true }
+                state.waiting.append(continuation)
+                return false
+            }
+            if resume { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let waiting = state.withLock { state in
+            state.isOpen = true
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        for continuation in waiting { continuation.resume() }
     }
 }
 
@@ -115,7 +141,7 @@ struct StoreCacheStoreTests {
         }
     }
 
-    @Test("a store right after opening waits for the index of what is stored, so the bounds still hold")
+    @Test("a store right after opening is bounded like any other once the index of what is stored is read")
     func storeRightAfterOpening() async throws {
         let folder = try CacheFolder()
         let limits = StoreCacheStore.Limits(maximumEntries: 3)
@@ -128,6 +154,55 @@ struct StoreCacheStoreTests {
         try await reopened.store(try Self.answer("d"))
         #expect(try await reopened.entryCount == 3)
         #expect(try await reopened.service.count(CacheEntryRecord.self) == 3)
+    }
+
+    @Test("stores and lookups while the index is read wait for nothing; then the least recently used make room")
+    func storesWhileTheIndexIsRead() async throws {
+        let folder = try CacheFolder()
+        let clock = TestClock()
+        let limits = StoreCacheStore.Limits(maximumEntries: 100)
+        let first = try await StoreCacheStore.open(path: folder.path, limits: limits)
+        for index in 0..<100 {
+            try await first.store(try Self.answer("e\(index)", at: clock.now))
+        }
+        try await first.service.close()
+
+        let service = try await PersistenceService.open(
+            model: StoreCacheStore.model,
+            backend: SQLiteBackend(path: folder.path)
+        )
+        let gate = Gate()
+        let store = try await StoreCacheStore(
+            service: service,
+            limits: limits,
+            clock: { clock.now },
+            beforeReadingIndex: { await gate.wait() }
+        )
+        // Everything below runs before the index is read: the gate holds it.
+        clock.advance(1)
+        #expect(try await store.entries(for: try Self.key("e0")).count == 1, "a lookup reads the file")
+        clock.advance(1)
+        try await store.store(try Self.answer("e10", body: "again"))
+        for index in 0..<20 {
+            clock.advance(1)
+            try await store.store(try Self.answer("n\(index)"))
+        }
+        #expect(try await service.count(CacheEntryRecord.self) == 120, "nothing is evicted before the index is read")
+        let again = try await store.entries(for: try Self.key("e10"))
+        #expect(again.map { String(decoding: $0.body, as: UTF8.self) } == ["again"], "the variant read was replaced")
+
+        gate.open()
+        #expect(try await store.entryCount == 100)
+        #expect(try await service.count(CacheEntryRecord.self) == 100)
+        #expect(try await service.count(CacheBodyRecord.self) == 100)
+        // The 20 used least recently went: e0 was used and e10 stored while the index was read, so they stay.
+        var kept: [String] = []
+        for index in 0..<100 where try await !store.entries(for: try Self.key("e\(index)")).isEmpty {
+            kept.append("e\(index)")
+        }
+        #expect(kept == ["e0", "e10"] + (22..<100).map { "e\($0)" })
+        for index in 0..<20 { #expect(try await store.entries(for: try Self.key("n\(index)")).count == 1) }
+        try await service.close()
     }
 
     @Test("the byte budget evicts too, and an answer larger than the body limit is not stored")
