@@ -47,7 +47,7 @@ public final class SQLiteBackend: StoreBackend {
         /// done, so a cooperative thread never waits for SQLite's disk I/O (a read from a cold page cache, a
         /// commit's `fsync`). The default.
         case suspending
-        /// Reads of a file store run on the calling thread when a pool reader is free, and commits of up to 64
+        /// Reads of a file store run on the calling thread when a reader connection is free, and commits of up to 64
         /// rows when the writer is idle, saving the hops to GRDB's queues and back. The calling thread is busy for
         /// the whole read or commit, `fsync` included: choose it for a process whose tasks are short store
         /// accesses, measured to be faster for that load.
@@ -86,6 +86,9 @@ public final class SQLiteBackend: StoreBackend {
     /// Reads of this backend in flight, on the calling thread or on GRDB's reader queues (see
     /// ``fetchOnCallingThread(_:reading:)``).
     private let readsInFlight = Locked(0)
+    /// Read-only connections of the backend's own for reads on the calling thread, idle ones kept for the next read;
+    /// `closed` once ``close()`` has run, after which a connection coming back is closed instead.
+    private let callingThreadReaders = Locked<(idle: [DatabaseQueue], closed: Bool)>(([], false))
     /// This backend's identity in the change log.
     private let origin = UUID()
     /// The connection ``commitVersion()`` reads on, opened at its first call and closed by ``close()``.
@@ -498,17 +501,21 @@ public final class SQLiteBackend: StoreBackend {
         }
     }
 
-    /// Runs `body` in a pool reader on the calling thread when the store is a file and fewer reads than the pool
-    /// has readers are in flight (so it never waits for another read, and in WAL mode never for a write); `nil`
-    /// without running it otherwise. With `singleStatement`, `body` runs one statement, which SQLite already runs
-    /// against one snapshot, so the `BEGIN`/`COMMIT` pair GRDB's `read` adds (a third of a point read's SQLite
-    /// work) is skipped.
+    /// Runs `body` on the calling thread in a read-only connection of the backend's own when the store is a file
+    /// (opened as a pool) and fewer reads than ``maximumReaderCount`` are in flight (so it never waits for another
+    /// read, and in WAL mode never for a write); `nil` without running it otherwise. With `singleStatement`, `body`
+    /// runs one statement, which SQLite already runs against one snapshot, so no `BEGIN`/`COMMIT` pair is added
+    /// (a third of a point read's SQLite work).
+    ///
+    /// The connections are taken from a list under a lock held for a push or a pop, not from GRDB's reader pool:
+    /// the pool's bookkeeping synchronizes through a dispatch queue (a barrier to take a reader and one to give it
+    /// back), where two reads that meet wait on each other through thread wake-ups, and under load those waits
+    /// were the longest part of the slowest reads.
     private func readOnCallingThread<T>(
         singleStatement: Bool = false,
         _ body: (Database) throws -> T
     ) throws(StoreError) -> T? {
-        guard execution == .callingThread, case .file = location,
-            let pool = writer.withLock({ $0 }) as? DatabasePool
+        guard execution == .callingThread, case .file(let path) = location, writer.withLock({ $0 }) is DatabasePool
         else { return nil }
         let claimed = readsInFlight.withLock { reads in
             guard reads < Self.maximumReaderCount else { return false }
@@ -518,10 +525,34 @@ public final class SQLiteBackend: StoreBackend {
         guard claimed else { return nil }
         defer { readsInFlight.withLock { $0 -= 1 } }
         do {
-            return singleStatement ? try pool.unsafeRead(body) : try pool.read(body)
+            let reader = try callingThreadReaders.withLock { $0.idle.popLast() } ?? Self.openReader(path: path)
+            defer {
+                callingThreadReaders.withLock { readers in
+                    if !readers.closed { readers.idle.append(reader) }
+                }
+            }
+            return try reader.inDatabase { db in
+                guard !singleStatement else { return try body(db) }
+                var result: T?
+                try db.inTransaction(.deferred) {
+                    result = try body(db)
+                    return .commit
+                }
+                guard let result else { throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no read result") }
+                return result
+            }
         } catch {
             throw failure(error, operation: "read")
         }
+    }
+
+    /// A read-only connection to the file at `path`, for ``readOnCallingThread(singleStatement:_:)``.
+    private static func openReader(path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(TimeInterval(busyTimeoutMilliseconds) / 1000)
+        configuration.label = "StoreKitLite.callingThreadReader"
+        return try DatabaseQueue(path: path, configuration: configuration)
     }
 
     public func count(_ query: RowQuery, excluding excluded: [UUID]) async throws(StoreError) -> Int {
@@ -659,6 +690,16 @@ public final class SQLiteBackend: StoreBackend {
         else { return }
         // Before the pool, so that the pool's writer is still the last connection to close.
         dataVersion.withLock { $0 = nil }
+        let readers = callingThreadReaders.withLock { readers in
+            readers.closed = true
+            defer { readers.idle = [] }
+            return readers.idle
+        }
+        do {
+            for reader in readers { try reader.close() }
+        } catch {
+            throw failure(error, operation: "close")
+        }
         await checkpointer.withLock { $0 }?.close()
         do {
             if let pool = database as? DatabasePool {

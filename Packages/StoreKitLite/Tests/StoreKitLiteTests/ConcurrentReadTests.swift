@@ -8,6 +8,43 @@ import Testing
 /// Reads are never blocked by a long write: a commit is held open inside its SQLite write transaction (its rows
 /// written, not yet committed) while other services read the same file.
 struct ConcurrentReadTests {
+    @Test(.timeLimit(.minutes(1)))
+    func callingThreadReadsFromManyTasksReadWholeCommitsAndCloseWithTheStore() async throws {
+        let folder = TemporaryFolder()
+        let path = folder.path("store.sqlite")
+        let service = try await PersistenceService.open(
+            model: StoreModel(Vehicle.self),
+            backend: SQLiteBackend(path: path, execution: .callingThread)
+        )
+        try await service.create(Vehicle.self, from: 0..<50, options: .saveAndPersist) { $1.plate = "P\($0)" }
+        // Eight tasks read on their own threads while a ninth commits batches of ten: every read sees whole batches.
+        try await withThrowingTaskGroup(of: [Int].self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    var counts: [Int] = []
+                    for _ in 0..<40 { counts.append(try await service.fetch(Query<Vehicle>()) { $0.plate }.count) }
+                    return counts
+                }
+            }
+            group.addTask {
+                for batch in 0..<10 {
+                    try await service.create(Vehicle.self, from: 0..<10, options: .saveAndPersist) {
+                        $1.plate = "B\(batch)-\($0)"
+                    }
+                }
+                return []
+            }
+            for try await counts in group {
+                for count in counts { #expect(count >= 50 && count <= 150 && count.isMultiple(of: 10), "\(count)") }
+            }
+        }
+        #expect(try await service.count(Vehicle.self) == 150)
+        // The readers close with the store, before its writer: the store is one file again.
+        try await service.close()
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        #expect(!FileManager.default.fileExists(atPath: path + "-shm"))
+    }
+
     @Test(.timeLimit(.minutes(1)), arguments: [SQLiteBackend.Execution.suspending, .callingThread])
     func readsOnOtherServicesCompleteWhileAWriteTransactionIsHeldOpen(
         execution: SQLiteBackend.Execution
