@@ -135,6 +135,8 @@ let package = Package(
                 .product(name: "RequestKit", package: "RequestKit"),
                 .product(name: "RequestStoreCache", package: "Adapters"),
                 .product(name: "StoreKitLite", package: "StoreKitLite"),
+                // The raw SQLite C API, for the control phase.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             path: "RequestStoreCachePauses",
             swiftSettings: sharedSwiftSettings

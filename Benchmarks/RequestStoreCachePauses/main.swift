@@ -1,4 +1,5 @@
 import Foundation
+import GRDBSQLite
 import HTTPTypes
 import RequestKit
 import RequestStoreCache
@@ -7,8 +8,9 @@ import Synchronization
 
 // The longest single call of a persistent HTTP cache (Adapters' StoreCacheStore) of 10,000 answers: filling it,
 // storing past its entry bound so that every store evicts, looking answers up while that goes on, one store that
-// evicts thousands of answers at once by bytes, and opening the full file again and storing into it at once. It
-// prints the longest call of each phase with its median; nothing here is a pass or fail:
+// evicts thousands of answers at once by bytes, and opening the full file again and storing into it at once; then, as
+// a control, the same stores and lookups on the raw SQLite C API. It prints the longest call of each phase with its
+// median; nothing here is a pass or fail:
 //   cd Benchmarks && swift build -c release --scratch-path ../.build-bench --product RequestStoreCachePauses
 //   ../.build-bench/release/RequestStoreCachePauses [entries]
 
@@ -53,6 +55,11 @@ struct Latencies {
         samples.append(Double(seconds) * 1e6 + Double(attoseconds) / 1e12)
     }
 
+    mutating func timeBlocking(_ body: () -> Void) {
+        let (seconds, attoseconds) = clock.measure(body).components
+        samples.append(Double(seconds) * 1e6 + Double(attoseconds) / 1e12)
+    }
+
     func report(_ name: String) {
         guard !samples.isEmpty else { return print("\(name): no calls") }
         let sorted = samples.sorted()
@@ -80,6 +87,112 @@ func lookUp(_ store: StoreCacheStore, until done: @escaping @Sendable () -> Bool
         try await latencies.time { _ = try await store.entries(for: key(number)) }
     }
     return latencies
+}
+
+/// The control: the same work as storing past the entry bound, written by hand on the raw SQLite C API in the same
+/// run, so that its longest calls show what this machine's scheduler and disk do to any SQLite writer. A table of
+/// 10,000 answers of 1 KiB (metadata and body in two tables, as the cache keeps them) in WAL mode with
+/// `synchronous = NORMAL` and SQLite's own checkpointing; each timed transaction inserts one answer and deletes the
+/// oldest, while another task reads random answers by key on a connection of its own.
+func rawSQLiteControl() async throws {
+    let rawPath = folder.appendingPathComponent("raw.sqlite").path
+    let open: @Sendable () -> OpaquePointer? = {
+        var db: OpaquePointer?
+        sqlite3_open_v2(rawPath, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+        sqlite3_busy_timeout(db, 10_000)
+        sqlite3_exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL", nil, nil, nil)
+        return db
+    }
+    let writer = UncheckedHandle(open())
+    sqlite3_exec(
+        writer.db,
+        """
+        CREATE TABLE entries (number INTEGER PRIMARY KEY, key TEXT NOT NULL, answer BLOB NOT NULL);
+        CREATE INDEX entries_key ON entries (key);
+        CREATE TABLE bodies (number INTEGER PRIMARY KEY, body BLOB NOT NULL);
+        """,
+        nil,
+        nil,
+        nil
+    )
+    let answerJSON = [UInt8](repeating: 0x7B, count: 300)
+    var insertEntry: OpaquePointer?
+    var insertBody: OpaquePointer?
+    var deleteEntry: OpaquePointer?
+    var deleteBody: OpaquePointer?
+    sqlite3_prepare_v2(writer.db, "INSERT INTO entries VALUES (?, ?, ?)", -1, &insertEntry, nil)
+    sqlite3_prepare_v2(writer.db, "INSERT INTO bodies VALUES (?, ?)", -1, &insertBody, nil)
+    sqlite3_prepare_v2(writer.db, "DELETE FROM entries WHERE number = ?", -1, &deleteEntry, nil)
+    sqlite3_prepare_v2(writer.db, "DELETE FROM bodies WHERE number = ?", -1, &deleteBody, nil)
+    func store(_ number: Int, evicting oldest: Int?) {
+        sqlite3_exec(writer.db, "BEGIN IMMEDIATE", nil, nil, nil)
+        if let oldest {
+            for statement in [deleteEntry, deleteBody] {
+                sqlite3_bind_int64(statement, 1, Int64(oldest))
+                sqlite3_step(statement)
+                sqlite3_reset(statement)
+            }
+        }
+        sqlite3_bind_int64(insertEntry, 1, Int64(number))
+        sqlite3_bind_text(insertEntry, 2, "GET http://127.0.0.1/items/\(number)", -1, transient)
+        answerJSON.withUnsafeBytes { _ = sqlite3_bind_blob(insertEntry, 3, $0.baseAddress, Int32($0.count), transient) }
+        sqlite3_step(insertEntry)
+        sqlite3_reset(insertEntry)
+        sqlite3_bind_int64(insertBody, 1, Int64(number))
+        body.withUnsafeBytes { _ = sqlite3_bind_blob(insertBody, 2, $0.baseAddress, Int32($0.count), transient) }
+        sqlite3_step(insertBody)
+        sqlite3_reset(insertBody)
+        sqlite3_exec(writer.db, "COMMIT", nil, nil, nil)
+    }
+    for number in 0..<entries { store(number, evicting: nil) }
+
+    let done = Flag()
+    let reads = Task.detached { () -> Latencies in
+        let reader = UncheckedHandle(open())
+        var select: OpaquePointer?
+        sqlite3_prepare_v2(
+            reader.db,
+            "SELECT e.answer, b.body FROM entries e JOIN bodies b ON b.number = e.number WHERE e.key = ?",
+            -1,
+            &select,
+            nil
+        )
+        var latencies = Latencies()
+        var generator = SystemRandomNumberGenerator()
+        while !done.isSet {
+            let number = Int.random(in: 0..<(2 * entries), using: &generator)
+            latencies.timeBlocking {
+                sqlite3_bind_text(select, 1, "GET http://127.0.0.1/items/\(number)", -1, transient)
+                while sqlite3_step(select) == SQLITE_ROW {
+                    _ = Data(bytes: sqlite3_column_blob(select, 1), count: Int(sqlite3_column_bytes(select, 1)))
+                }
+                sqlite3_reset(select)
+            }
+        }
+        sqlite3_finalize(select)
+        sqlite3_close_v2(reader.db)
+        return latencies
+    }
+    var stores = Latencies()
+    for number in entries..<(2 * entries) {
+        stores.timeBlocking { store(number, evicting: number - entries) }
+    }
+    done.set()
+    stores.report("control, raw SQLite: insert one, delete the oldest")
+    await reads.value.report("control, raw SQLite: read by key meanwhile")
+    for statement in [insertEntry, insertBody, deleteEntry, deleteBody] { sqlite3_finalize(statement) }
+    sqlite3_close_v2(writer.db)
+}
+
+/// SQLite's `SQLITE_TRANSIENT`: it copies what is bound.
+nonisolated(unsafe) let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// A connection handed to the task that uses it alone.
+///
+/// `@unchecked Sendable` is safe: each handle is used by one task at a time, opened with `SQLITE_OPEN_NOMUTEX`.
+struct UncheckedHandle: @unchecked Sendable {
+    let db: OpaquePointer?
+    init(_ db: OpaquePointer?) { self.db = db }
 }
 
 /// Runs the phases off the main actor, so that no call hops between the main thread and the pool.
@@ -167,3 +280,4 @@ final class Flag: Sendable {
 }
 
 try await Task.detached { try await measure() }.value
+try await Task.detached { try await rawSQLiteControl() }.value

@@ -1,3 +1,4 @@
+import Dispatch
 public import Foundation
 import HTTPTypes
 import ModelKit
@@ -358,8 +359,20 @@ public final class StoreCacheStore: CacheStore {
     }
 
     /// What `service` stores, as an index in order of last use.
+    ///
+    /// Read on a dispatch thread, not on one of the cooperative pool's threads (as many as the machine has cores):
+    /// reading 10,000 entries takes tens of milliseconds, which would otherwise be taken from every other task.
     private static func index(of service: PersistenceService) async throws -> Index {
-        let known = try await service.fetch(Query<CacheEntryRecord>().sorted(by: \.lastUsed)) { record in
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global(qos: .utility).async {
+                continuation.resume(with: Result { try readIndexAndWait(of: service) })
+            }
+        }
+    }
+
+    /// ``index(of:)``, on the calling thread.
+    private static func readIndexAndWait(of service: PersistenceService) throws -> Index {
+        let known = try service.fetchAndWait(Query<CacheEntryRecord>().sorted(by: \.lastUsed)) { record in
             (
                 record.id.uuid,
                 IndexEntry(
@@ -581,7 +594,8 @@ public final class StoreCacheStore: CacheStore {
             // whatever has to go to make room: one transaction. A store does not wait for the index of what was
             // stored before it opened: until that is read, the index holds what this store wrote since, the file is
             // asked for the variant replaced, and what goes to make room is chosen when the index is read.
-            let (replaced, victims, recency) = try state.withLock { state throws -> ([UUID], [UUID], [(UUID, Date)]) in
+            let (replaced, victims, victimKeys, recency) = try state.withLock {
+                state throws -> ([UUID], [UUID], [String], [(UUID, Date)]) in
                 if case .failed(let error) = state.load { throw error }
                 let (replaced, victims) = state.index.plan(
                     key: key,
@@ -592,8 +606,11 @@ public final class StoreCacheStore: CacheStore {
                 let recency = state.index.touched.subtracting(replaced).subtracting(victims).compactMap { uuid in
                     state.index.entries[uuid].map { (uuid, $0.lastUsed) }
                 }
-                return (replaced, victims, recency)
+                return (replaced, victims, victims.compactMap { state.index.entries[$0]?.key }, recency)
             }
+            // Memory follows the file: the keys of evicted answers are read again from it. Parsed here, not under
+            // the lock, which a store evicting thousands of answers would otherwise hold for milliseconds.
+            let evictedKeys = Set(victimKeys).compactMap(Self.key)
             let touched = recency.map(\.0)
             let stored = IndexEntry(
                 key: key,
@@ -638,12 +655,7 @@ public final class StoreCacheStore: CacheStore {
             try await batch.saveAll(.saveAndPersist)
 
             state.withLock { state in
-                // Memory follows the file: the keys of evicted answers are read again from it.
-                for victim in victims {
-                    if let text = state.index.entries[victim]?.key, let evicted = Self.key(text) {
-                        state.memory.forget(evicted)
-                    }
-                }
+                for key in evictedKeys { state.memory.forget(key) }
                 state.removed(gone + later)
                 state.index.insert(id, stored)
                 state.index.touched.subtract(touched)
