@@ -185,6 +185,8 @@ func rawSQLiteControl() async throws {
 }
 
 /// SQLite's `SQLITE_TRANSIENT`: it copies what is bound.
+///
+/// `nonisolated(unsafe)` is safe: a constant (the C function-pointer value -1), never written after it is made.
 nonisolated(unsafe) let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
 /// A connection handed to the task that uses it alone.

@@ -278,6 +278,13 @@ public final class StoreCacheStore: CacheStore {
             load = .loaded
             removedWhileReading = []
             usedWhileReading = []
+            return takeExcess(over: limits)
+        }
+
+        /// Once the index is read: the answers that do not fit `limits`, least recently used first, taken out of the
+        /// index and memory (none when the stores made room as they went).
+        mutating func takeExcess(over limits: Limits) -> [UUID] {
+            guard case .loaded = load else { return [] }
             let excess = index.excess(over: limits)
             for victim in excess {
                 if let text = index.entries[victim]?.key, let evicted = StoreCacheStore.key(text) {
@@ -654,13 +661,15 @@ public final class StoreCacheStore: CacheStore {
             try await batch.insert([body], options: .dontSave)
             try await batch.saveAll(.saveAndPersist)
 
-            state.withLock { state in
+            let excess = state.withLock { state in
                 for key in evictedKeys { state.memory.forget(key) }
                 state.removed(gone + later)
                 state.index.insert(id, stored)
                 state.index.touched.subtract(touched)
+                // A store planned while the index was read, and merged with it before this, makes room now.
+                return state.takeExcess(over: limits)
             }
-            evictLater(later)
+            evictLater(later + excess)
         }
     }
 
