@@ -33,7 +33,10 @@ struct CannedTransport: Transport {
 }
 
 // `RequestKitProfile N` loops N GETs; `… N cache` answers them from a fresh cache entry; `… N chain` sends them
-// through the duplicate policy, the cache (a miss: the answer carries no freshness), retry and authentication.
+// through the duplicate policy, the cache (a miss: the answer carries no freshness), retry and authentication;
+// `… N parallel` loops them on two tasks at once (on two cores, the time per GET halves unless the tasks contend for
+// shared memory, such as reference counts of objects both use); `… N send` sends a request made once through
+// `RequestClient.send(_:)`.
 let count = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000_000
 let mode = CommandLine.arguments.dropFirst(2).first
 var configuration = RequestClient.Configuration()
@@ -114,9 +117,10 @@ func rawHeaders() -> HTTPHeaders {
     ]
 }
 
-// `… N x8raw|x8rawsettings|x8transport|x8client` repeat the interleaved 8-concurrent comparison N times, each with
-// fresh clients: raw AsyncHTTPClient against a second raw client (with AsyncHTTPClientTransport's settings for
-// `x8rawsettings`), against the transport alone, or against a RequestClient. It prints the median throughput ratio.
+// `… N x8raw|x8rawsettings|x8transport|x8send|x8client` repeat the interleaved 8-concurrent comparison N times, each
+// with fresh clients: raw AsyncHTTPClient against a second raw client (with AsyncHTTPClientTransport's settings for
+// `x8rawsettings`), against the transport alone, against `RequestClient.send(_:)` of a request made once, or against
+// a RequestClient's `get`. It prints the median throughput ratio.
 if let variant = mode, variant.hasPrefix("x8") {
     let server = try await startLoopbackServer()
     let settings = rawSettings()
@@ -156,6 +160,9 @@ if let variant = mode, variant.hasPrefix("x8") {
                 case "x8transport":
                     let response = try await transport.send(transportRequest)
                     _ = try await response.body.collect(upTo: 1 << 24)
+                case "x8send":
+                    let response = try await client.send(transportRequest)
+                    _ = try await response.body.collect(upTo: 1 << 24)
                 default:
                     _ = try await client.get("bytes")
                 }
@@ -186,6 +193,57 @@ if let variant = mode, variant.hasPrefix("x8") {
         return ratios.sorted()
     }.value
     print("\(variant): throughput ratio, median of \(count): \(ratios.isEmpty ? 0 : ratios[ratios.count / 2])")
+    try await server.shutdown()
+    exit(0)
+}
+// `… N c8raw|c8transport|c8send|c8client` run N batches of 8 concurrent tasks doing 20 GETs each through one kind only
+// (raw AsyncHTTPClient, the transport alone, or a RequestClient), on one warm client, and print the wall time per
+// GET: under `perf stat`, the CPU time and thread switches per GET of each kind apart.
+if let variant = mode, variant.hasPrefix("c8") {
+    let server = try await startLoopbackServer()
+    let raw = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: rawSettings())
+    let transport = AsyncHTTPClientTransport()
+    let client = RequestClient(
+        environment: try ServiceEnvironment(name: "loopback", baseURL: server.baseURL),
+        transport: transport
+    )
+    let url = server.baseURL.appending(path: "bytes")
+    let headers = rawHeaders()
+    var transportFields = HTTPFields()
+    transportFields[.userAgent] = RequestKitVersion.userAgent
+    transportFields[.acceptEncoding] = ResponseDecompression.supportedEncodings.joined(separator: ", ")
+    transportFields[.accept] = "*/*"
+    let transportRequest = ClientRequest(method: .get, url: url, headerFields: transportFields, operation: "GET /bytes")
+    @Sendable func get() async throws {
+        switch variant {
+        case "c8raw":
+            var request = HTTPClientRequest(url: url.absoluteString)
+            request.headers = headers
+            let response = try await raw.execute(request, timeout: .seconds(60))
+            _ = Data(try await response.body.collect(upTo: 1 << 24).readableBytesView)
+        case "c8transport":
+            let response = try await transport.send(transportRequest)
+            _ = try await response.body.collect(upTo: 1 << 24)
+        case "c8send":
+            let response = try await client.send(transportRequest)
+            _ = try await response.body.collect(upTo: 1 << 24)
+        default:
+            _ = try await client.get("bytes")
+        }
+    }
+    let elapsed = try await Task.detached {
+        try await ContinuousClock().measure {
+            for _ in 0..<count {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<8 { group.addTask { for _ in 0..<20 { try await get() } } }
+                    try await group.waitForAll()
+                }
+            }
+        }
+    }.value
+    print("\(count * 160) GETs 8 at a time (\(variant)), \(elapsed / (count * 160)) each")
+    try await (raw.shutdown as () async throws -> Void)()
+    try await transport.shutdown()
     try await server.shutdown()
     exit(0)
 }
@@ -239,7 +297,22 @@ if mode == "loopback" || mode == "loopbackraw" || mode == "loopbacktransport" {
 // Off the main actor, so that no request hops between the main thread and the pool.
 let elapsed = try await Task.detached {
     try await ContinuousClock().measure {
-        for _ in 0..<count { _ = try await client.get("bytes") }
+        if mode == "parallel" {
+            // Two tasks at once on the same client: on two cores, twice the GETs per second unless they contend.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<2 {
+                    group.addTask { for _ in 0..<count / 2 { _ = try await client.get("bytes") } }
+                }
+                try await group.waitForAll()
+            }
+        } else if mode == "send" {
+            // The lowest level: a request made once, sent through the client and its body collected.
+            let url = try client.environment.currentEnvironment.url(for: "bytes")
+            let request = ClientRequest(method: .get, url: url, operation: "GET")
+            for _ in 0..<count { _ = try await client.send(request).body.collect(upTo: 1 << 24) }
+        } else {
+            for _ in 0..<count { _ = try await client.get("bytes") }
+        }
     }
 }.value
 print("\(count) GETs, \(elapsed / count) each")

@@ -23,6 +23,8 @@ struct DecoderRegistryTests {
         ("image/gif", "image/*"),
         ("application/octet-stream", "*/*"),
         ("application/vnd.fleet+xml", "*/*"),
+        (" \tImage/PNG ; name=x", "image/png"),
+        ("TEXT/PLAIN", "text/* again"),
     ])
     func theMostSpecificAndMostRecentHandlerWins(contentType: String, expected: String) throws {
         let content = try Self.registry.decode(Data("x".utf8), contentType: contentType)

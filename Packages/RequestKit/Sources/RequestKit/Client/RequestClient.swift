@@ -78,6 +78,8 @@ public struct RequestClient: Sendable {
     /// (`*/*`), the two every one-call request uses.
     private let jsonHeaderFields: HTTPFields
     private let anyHeaderFields: HTTPFields
+    /// What reading a body in memory needs of the configuration, in one object (see ``ReadingSettings``).
+    private let reading: ReadingSettings
 
     /// Creates a client.
     public init(
@@ -106,6 +108,11 @@ public struct RequestClient: Sendable {
         var anyHeaderFields = headerFields
         DefaultHeaderFields.fill(&anyHeaderFields, accept: DefaultHeaderFields.any)
         self.anyHeaderFields = anyHeaderFields
+        self.reading = ReadingSettings(
+            maximumBodySize: configuration.maximumBodySize,
+            decoders: configuration.decoders,
+            makeJSONDecoder: configuration.makeJSONDecoder
+        )
     }
 
     /// The client's header fields with the default `Accept` for `accept`.
@@ -335,34 +342,41 @@ public struct RequestClient: Sendable {
 
     /// Runs a described request and decodes its body in memory.
     func perform<Value: Sendable>(
-        _ descriptor: RequestDescriptor,
+        _ descriptor: consuming RequestDescriptor,
         decoding: ResponseDecoding<Value>
     ) async throws(RequestKitError) -> DecodedResponse<Value> {
         // Only what decoding needs is kept, not the whole configuration.
         let reader = ResponseReader(
-            maximumBodySize: configuration.maximumBodySize,
-            decoders: configuration.decoders,
-            makeJSONDecoder: configuration.makeJSONDecoder,
+            settings: reading,
             validation: descriptor.validation,
             method: descriptor.method,
             decoding: decoding
         )
-        let prepared = try prepare(descriptor.expecting(decoding.accept))
+        descriptor.expect(decoding.accept)
+        let prepared = try prepare(descriptor)
         guard runsPlain(prepared.request) else {
             return try await run(prepared) { response in try await reader.read(response) }
         }
-        // The common case, sent and read directly: no response closure to allocate, no frames in between.
-        let request = prepared.request
+        // The common case, sent and read directly: no response closure to allocate, no frames in between, and the
+        // request is not copied out of `prepared` (a copy counts references other tasks count too).
         let response: ClientResponse
         do {
-            response = try await chain.send(request, innermost: prepared.decorators, within: prepared.environment)
+            response = try await chain.send(
+                prepared.request,
+                innermost: prepared.decorators,
+                within: prepared.environment
+            )
         } catch {
-            throw RequestKitError.wrapping(error, operation: request.operation, url: request.url)
+            throw RequestKitError.wrapping(error, operation: prepared.request.operation, url: prepared.request.url)
         }
         do {
             return try await reader.read(response).value
         } catch {
-            var wrapped = RequestKitError.wrapping(error, operation: request.operation, url: request.url)
+            var wrapped = RequestKitError.wrapping(
+                error,
+                operation: prepared.request.operation,
+                url: prepared.request.url
+            )
             if wrapped.status == nil { wrapped.status = response.status.code }
             throw wrapped
         }
@@ -429,18 +443,33 @@ final class RequestCounter: Sendable {
     }
 }
 
-/// Collects, validates and decodes a response body in memory: the part of a one-call request after the response
-/// head arrives.
-struct ResponseReader<Value: Sendable>: Sendable {
+/// What reading and decoding a body in memory needs of a client's configuration, made once per client.
+///
+/// Requests copy it into their reader and decoding input. Held in one object, a copy counts one reference instead of
+/// one per field: the same counts are changed by every request from every core, and with requests on two cores at
+/// once each shared count is a cache line the cores pass back and forth.
+final class ReadingSettings: Sendable {
     let maximumBodySize: Int
     let decoders: DecoderRegistry
     let makeJSONDecoder: (@Sendable () -> JSONDecoder)?
+
+    init(maximumBodySize: Int, decoders: DecoderRegistry, makeJSONDecoder: (@Sendable () -> JSONDecoder)?) {
+        self.maximumBodySize = maximumBodySize
+        self.decoders = decoders
+        self.makeJSONDecoder = makeJSONDecoder
+    }
+}
+
+/// Collects, validates and decodes a response body in memory: the part of a one-call request after the response
+/// head arrives.
+struct ResponseReader<Value: Sendable>: Sendable {
+    let settings: ReadingSettings
     let validation: ResponseValidation
     let method: HTTPRequest.Method
     let decoding: ResponseDecoding<Value>
 
     func read(_ response: ClientResponse) async throws -> RequestClient.Outcome<DecodedResponse<Value>> {
-        let data = try await response.body.collect(upTo: maximumBodySize)
+        let data = try await response.body.collect(upTo: settings.maximumBodySize)
         let status = response.status.code
         guard validation.accepts(status: status) else {
             var error = RequestKitError(
@@ -468,8 +497,7 @@ struct ResponseReader<Value: Sendable>: Sendable {
             contentType: contentType,
             data: data,
             method: method,
-            registry: decoders,
-            makeDecoder: makeJSONDecoder
+            settings: settings
         )
         let value = try decoding.decode(input)
         return RequestClient.Outcome(

@@ -13,11 +13,20 @@ struct MiddlewareChain: Sendable {
     private let transport: any Transport
     private let decompression: ResponseDecompression
 
+    /// How many leading steps pass on every request that sets no duplicate policy of its own: the steps up to the
+    /// first that is not a ``DuplicateRequestMiddleware`` allowing duplicates (the client's default). The chain
+    /// skips them without reading the steps, so a plain request touches none of them.
+    private let leadingPassOn: Int
+
     init(middleware: [any Middleware], transport: any Transport, decompression: ResponseDecompression) {
         self.middleware = middleware
         self.background = middleware.map { $0 as? any BackgroundMiddleware }
         self.transport = transport
         self.decompression = decompression
+        self.leadingPassOn =
+            middleware.prefix { step in
+                (step as? DuplicateRequestMiddleware)?.policy.isAllow ?? false
+            }.count
     }
 
     /// Sends `request` through the client's middleware, then `innermost` (per-request decorators), then the
@@ -27,11 +36,20 @@ struct MiddlewareChain: Sendable {
         innermost: [any Middleware] = [],
         within environment: ServiceEnvironment
     ) async throws -> ClientResponse {
+        // Each value copied here that other tasks also hold (the environment, the URL's text, a step) has its
+        // reference count changed on every request, from every core: with requests on two cores at once, those
+        // counts cost more than the rest of the client's work. A request no step would touch goes straight to the
+        // transport: nothing can have moved it off the URL it was prepared with, which every caller checked.
+        let first = request.duplicatePolicy == nil ? leadingPassOn : 0
+        if innermost.isEmpty, first == middleware.count {
+            let response = try await transport.send(request)
+            return decompression.decode(response, operation: request.operation)
+        }
         let lock = HostLock(environment: environment, resolved: request.url.absoluteString)
         if innermost.isEmpty {
-            return try await send(request, from: 0, in: middleware, within: lock)
+            return try await send(request, from: first, in: middleware, within: lock)
         }
-        return try await send(request, from: 0, in: middleware + innermost, within: lock)
+        return try await send(request, from: first, in: middleware + innermost, within: lock)
     }
 
     /// The origin a request must stay on, and the URL it started with: a URL no middleware changed needs no check

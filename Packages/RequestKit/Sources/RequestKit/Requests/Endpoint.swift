@@ -37,7 +37,7 @@ public struct Endpoint<Response: Sendable>: Sendable {
     /// The request body, if any.
     public var body: ClientRequest.Body?
     /// What counts as success, and how error bodies decode.
-    public var validation = ResponseValidation()
+    public var validation = ResponseValidation.standard
     /// How the request uses the client's HTTP cache (``RequestClient/Configuration/cache``).
     public var cachePolicy = CachePolicy.useProtocol
     /// Timeouts, or `nil` for the client's.

@@ -9,7 +9,7 @@ struct RequestDescriptor: Sendable {
     var query: [FormField] = []
     var headerFields: HTTPFields = [:]
     var body: ClientRequest.Body?
-    var validation = ResponseValidation()
+    var validation = ResponseValidation.standard
     var timeouts: Timeouts?
     var operation: String?
     var cachePolicy = CachePolicy.useProtocol
@@ -30,6 +30,11 @@ struct RequestDescriptor: Sendable {
         var copy = self
         copy.defaultAccept = accept
         return copy
+    }
+
+    /// Sets the default `Accept` to `accept`, unless one is already chosen.
+    mutating func expect(_ accept: String?) {
+        if defaultAccept == nil { defaultAccept = accept }
     }
 
     /// Sends parameters as the query for methods without a body and as a JSON or form body otherwise.

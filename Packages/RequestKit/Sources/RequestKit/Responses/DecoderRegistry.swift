@@ -19,18 +19,24 @@ public struct DecoderRegistry: Sendable {
     /// Decodes a body. The second argument is the response's `Content-Type` value.
     public typealias Handler = @Sendable (Data, String) throws -> ResponseContent
 
-    /// A registered handler; `wildcardType` is what precedes `/*` in a wildcard pattern (`text`, or `*`), worked
-    /// out once here rather than for every response.
+    /// Where a registered pattern's bytes sit in ``patternBytes``, and what it matches. It holds no references,
+    /// so a lookup walks the patterns without counting any: every response looks here, from every core, and the
+    /// registry is shared by all of them.
     private struct Entry: Sendable {
-        /// The lower-case pattern as UTF-8 bytes, compared byte by byte with each response's media type.
-        let pattern: [UInt8]
-        let wildcardType: [UInt8]?
+        /// The lower-case pattern: `length` UTF-8 bytes from `start` in ``patternBytes``.
+        let start: Int
+        let length: Int
+        /// For a wildcard pattern, the length of what precedes `/*` (`text`, or `*`); `nil` otherwise.
+        let wildcardLength: Int?
         /// Whether the pattern is `*/*`.
         let matchesAnyType: Bool
-        let handler: Handler
     }
 
-    private var handlers: [Entry] = []
+    /// The patterns in registration order, with their bytes one after another in `patternBytes` and their
+    /// handlers at the same index in `handlers`.
+    private var entries: [Entry] = []
+    private var patternBytes: [UInt8] = []
+    private var handlers: [Handler] = []
 
     /// A registry with no handlers: every body becomes ``ResponseContent/data(_:)``.
     public static var empty: DecoderRegistry { DecoderRegistry() }
@@ -67,75 +73,90 @@ public struct DecoderRegistry: Sendable {
 
     /// Registers a handler for a media type pattern such as `text/csv`, `image/*` or `*/*`.
     public mutating func register(_ pattern: String, handler: @escaping Handler) {
-        let pattern = pattern.lowercased()
-        handlers.append(
+        let pattern = Array(pattern.lowercased().utf8)
+        let isWildcard = pattern.count >= 2 && pattern.suffix(2).elementsEqual("/*".utf8)
+        entries.append(
             Entry(
-                pattern: Array(pattern.utf8),
-                wildcardType: pattern.hasSuffix("/*") ? Array(pattern.utf8.dropLast(2)) : nil,
-                matchesAnyType: pattern == "*/*",
-                handler: handler
+                start: patternBytes.count,
+                length: pattern.count,
+                wildcardLength: isWildcard ? pattern.count - 2 : nil,
+                matchesAnyType: pattern.elementsEqual("*/*".utf8)
             )
         )
+        patternBytes += pattern
+        handlers.append(handler)
     }
 
     /// Whether some handler other than the raw-data fallback accepts this content type.
     public func canDecode(contentType: String) -> Bool {
-        handler(forEssence: MediaTypeName.essence(of: contentType)) != nil
+        handlerIndex(forContentType: contentType) != nil
     }
 
     /// Decodes `data` sent with `contentType` (a missing content type is decoded as raw data).
     ///
     /// - Throws: whatever the handler throws; the client wraps it into ``RequestKitError/Code/decodingFailed``.
     public func decode(_ data: Data, contentType: String?) throws -> ResponseContent {
-        guard let contentType, let handler = handler(forEssence: MediaTypeName.essence(of: contentType)) else {
+        guard let contentType, let index = handlerIndex(forContentType: contentType) else {
             return .data(data)
         }
-        return try handler(data, contentType)
+        return try handlers[index](data, contentType)
     }
 
-    /// The handler for a lower-case `type/subtype` essence.
+    /// The index of the handler for a `Content-Type` value, matched on its lower-case `type/subtype`.
     ///
     /// It compares contiguous UTF-8 bytes: comparing `String` with `Substring` goes by `Character`, and even
     /// indexing a substring's UTF-8 view byte by byte showed up in profiles of every decoded response.
-    private func handler(forEssence essence: Substring) -> Handler? {
-        var essence = essence
-        return essence.withUTF8 { bytes in handler(forEssence: bytes) }
+    private func handlerIndex(forContentType contentType: String) -> Int? {
+        MediaTypeName.withEssence(of: contentType) { essence in handlerIndex(forEssence: essence) }
     }
 
-    private func handler(forEssence bytes: UnsafeBufferPointer<UInt8>) -> Handler? {
+    private func handlerIndex(forEssence bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         guard let slash = bytes.firstIndex(of: UInt8(ascii: "/")) else { return nil }
         let type = UnsafeBufferPointer(rebasing: bytes[..<slash])
-        var wildcard: Handler?
-        for entry in handlers.reversed() {
-            if Self.equal(entry.pattern, bytes) { return entry.handler }
-            if wildcard == nil, let wildcardType = entry.wildcardType,
-                entry.matchesAnyType || Self.equal(wildcardType, type)
-            {
-                wildcard = entry.handler
+        return patternBytes.withUnsafeBufferPointer { patterns in
+            entries.withUnsafeBufferPointer { entries in
+                var wildcard: Int?
+                for index in entries.indices.reversed() {
+                    let entry = entries[index]
+                    if Self.equal(patterns, entry.start, entry.length, bytes) { return index }
+                    if wildcard == nil, let wildcardLength = entry.wildcardLength,
+                        entry.matchesAnyType || Self.equal(patterns, entry.start, wildcardLength, type)
+                    {
+                        wildcard = index
+                    }
+                }
+                if let plus = bytes.lastIndex(of: UInt8(ascii: "+")) {
+                    // `application/vnd.fleet+json` falls back to the handler of `application/json`.
+                    let suffix = UnsafeBufferPointer(rebasing: bytes[(plus + 1)...])
+                    let prefix = Array("application/".utf8)
+                    for index in entries.indices.reversed() {
+                        let entry = entries[index]
+                        guard entry.length == prefix.count + suffix.count else { continue }
+                        let start = entry.start
+                        if patterns[start..<start + prefix.count].elementsEqual(prefix),
+                            Self.equal(patterns, start + prefix.count, suffix.count, suffix)
+                        {
+                            return index
+                        }
+                    }
+                }
+                return wildcard
             }
         }
-        if let plus = bytes.lastIndex(of: UInt8(ascii: "+")) {
-            // `application/vnd.fleet+json` falls back to the handler of `application/json`.
-            let suffix = UnsafeBufferPointer(rebasing: bytes[(plus + 1)...])
-            let prefix = "application/".utf8
-            if let match = handlers.last(where: { entry in
-                entry.pattern.count == prefix.count + suffix.count && entry.pattern.starts(with: prefix)
-                    && entry.pattern.dropFirst(prefix.count).elementsEqual(suffix)
-            }) {
-                return match.handler
-            }
-        }
-        return wildcard
     }
 
-    /// Whether `pattern` holds exactly `bytes`: lengths first (most patterns differ there), then `memcmp`, where a
-    /// generic `elementsEqual` stepped through iterators and was a tenth of a request's time.
-    private static func equal(_ pattern: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard pattern.count == bytes.count else { return false }
-        guard let start = bytes.baseAddress, !pattern.isEmpty else { return pattern.isEmpty }
-        return pattern.withUnsafeBufferPointer { stored in
-            stored.baseAddress.map { memcmp($0, start, bytes.count) == 0 } ?? false
-        }
+    /// Whether the `length` pattern bytes from `start` are exactly `bytes`: lengths first (most patterns differ
+    /// there), then `memcmp`, where a generic `elementsEqual` stepped through iterators and was a tenth of a
+    /// request's time.
+    private static func equal(
+        _ patterns: UnsafeBufferPointer<UInt8>,
+        _ start: Int,
+        _ length: Int,
+        _ bytes: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
+        guard length == bytes.count else { return false }
+        guard length > 0, let stored = patterns.baseAddress, let given = bytes.baseAddress else { return true }
+        return memcmp(stored + start, given, length) == 0
     }
 
     /// Decodes text with the charset of `contentType`; UTF-8 when none is named.

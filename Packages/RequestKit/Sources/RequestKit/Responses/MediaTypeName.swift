@@ -40,6 +40,25 @@ struct MediaTypeName: Sendable, Hashable {
         return essence
     }
 
+    /// Calls `body` with the UTF-8 bytes of the header's `type/subtype` in lower case without parameters: the
+    /// bytes of the header itself unless it has upper-case letters.
+    static func withEssence<Result>(of header: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        var header = header
+        return header.withUTF8 { bytes in
+            func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+            var start = 0
+            var end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
+            while start < end, isBlank(bytes[start]) { start += 1 }
+            while end > start, isBlank(bytes[end - 1]) { end -= 1 }
+            let essence = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            func isUpper(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") }
+            guard essence.contains(where: isUpper) else { return body(essence) }
+            // Media type names are ASCII (RFC 6838); other bytes are kept as they are and match no pattern.
+            let lowered = essence.map { isUpper($0) ? $0 + 32 : $0 }
+            return lowered.withUnsafeBufferPointer(body)
+        }
+    }
+
     /// Whether a `type/subtype` essence is JSON: `application/json` or a `+json` type.
     static func isJSON(essence: Substring) -> Bool {
         essence == "application/json" || (essence.hasPrefix("application/") && essence.hasSuffix("+json"))

@@ -8,8 +8,10 @@ struct DecodingInput: Sendable {
     var contentType: String?
     var data: Data
     var method: HTTPRequest.Method
-    var registry: DecoderRegistry
-    var makeDecoder: (@Sendable () -> JSONDecoder)?
+    let settings: ReadingSettings
+
+    var registry: DecoderRegistry { settings.decoders }
+    var makeDecoder: (@Sendable () -> JSONDecoder)? { settings.makeJSONDecoder }
 
     /// Whether this response carries no body by definition or in fact.
     var hasNoBody: Bool {
