@@ -136,17 +136,37 @@ public final class AsyncHTTPClientTransport: Transport {
         // transport's request timeout bounds the wait for the response head only.
         let headDeadline = NIODeadline.now() + (request.timeouts.perAttempt.map(TimeAmount.init) ?? requestTimeout)
         let bodyDeadline = request.timeouts.perAttempt.map { ContinuousClock.now + $0 }
+        // The first hop is the request itself, not a copy: a copy counts references (the URL, the header fields)
+        // that other requests on other cores count too.
+        let response = try await execute(request, deadline: headDeadline)
+        guard maximumRedirects > 0,
+            let redirect = Redirect(status: Int(response.status.code), headers: response.headers, from: request)
+        else {
+            return wrap(response, of: request, requested: request, bodyDeadline: bodyDeadline)
+        }
+        return try await follow(
+            redirect,
+            of: response,
+            from: request,
+            headDeadline: headDeadline,
+            bodyDeadline: bodyDeadline
+        )
+    }
+
+    /// Follows `redirect`, the answer `response` to `request`, and those after it, up to the redirect limit.
+    private func follow(
+        _ redirect: Redirect,
+        of response: HTTPClientResponse,
+        from request: ClientRequest,
+        headDeadline: NIODeadline,
+        bodyDeadline: ContinuousClock.Instant?
+    ) async throws -> ClientResponse {
         var hop = request
-        // The URLs already requested; made only when a redirect comes, so a plain request allocates nothing here.
-        var visited: Set<String> = []
+        var redirect = redirect
+        var response = response
+        // The URLs already requested.
+        var visited: Set<String> = [request.url.absoluteString]
         while true {
-            let response = try await execute(hop, deadline: headDeadline)
-            guard maximumRedirects > 0,
-                let redirect = Redirect(status: Int(response.status.code), headers: response.headers, from: hop)
-            else {
-                return wrap(response, of: hop, requested: request, bodyDeadline: bodyDeadline)
-            }
-            if visited.isEmpty { visited.insert(request.url.absoluteString) }
             guard visited.count <= maximumRedirects else {
                 throw RequestKitError(
                     code: .tooManyRedirects,
@@ -172,6 +192,12 @@ public final class AsyncHTTPClientTransport: Transport {
             } else {
                 hop = Self.handing(response, from: hop.url, to: next, handlers: request.redirectHandlers)
             }
+            response = try await execute(hop, deadline: headDeadline)
+            guard let following = Redirect(status: Int(response.status.code), headers: response.headers, from: hop)
+            else {
+                return wrap(response, of: hop, requested: request, bodyDeadline: bodyDeadline)
+            }
+            redirect = following
         }
     }
 
