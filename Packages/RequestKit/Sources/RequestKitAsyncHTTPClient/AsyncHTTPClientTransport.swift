@@ -235,7 +235,9 @@ public final class AsyncHTTPClientTransport: Transport {
     /// Sends one hop, retrying a refused connection until the connect timeout runs out when configured to.
     private func execute(_ request: ClientRequest, deadline: NIODeadline) async throws -> HTTPClientResponse {
         let outgoing = Self.makeRequest(request)
-        let connectDeadline = NIODeadline.now() + connectTimeout
+        // Refused connections are retried until the connect timeout, counted from the first refusal (a refusal
+        // comes back within a millisecond on the same machine): the clock is not read for a request that connects.
+        var connectDeadline: NIODeadline?
         var failures = 0
         while true {
             do {
@@ -244,9 +246,11 @@ public final class AsyncHTTPClientTransport: Transport {
                 if retriesConnectionEstablishment, Self.isConnectionRefused(error) {
                     // Nothing was sent, so any method may go again; the wait grows as AsyncHTTPClient's own does.
                     failures += 1
+                    let retryUntil = connectDeadline ?? NIODeadline.now() + connectTimeout
+                    connectDeadline = retryUntil
                     let backoff = TimeAmount.milliseconds(Int64(min(100 * pow(1.25, Double(failures - 1)), 1_000)))
                     let resume = NIODeadline.now() + backoff
-                    if resume < connectDeadline, resume < deadline {
+                    if resume < retryUntil, resume < deadline {
                         do {
                             try await Task.sleep(for: .nanoseconds(backoff.nanoseconds))
                         } catch {
