@@ -71,10 +71,21 @@ struct MiddlewareChain: Sendable {
     ) async throws
         -> ClientResponse
     {
-        // Steps with nothing to do for this request are skipped here rather than called to pass it on.
-        var skipped = index
-        while skipped < background.count, let step = background[skipped], step.passesOn(request) { skipped += 1 }
-        let index = skipped
+        // Steps with nothing to do for this request are skipped here rather than called to pass it on; each step is
+        // read out of the list once.
+        var index = index
+        while index < background.count, let step = background[index] {
+            if step.passesOn(request) {
+                index += 1
+                continue
+            }
+            let following = index + 1
+            return try await step.intercept(
+                request,
+                next: { next in try await self.send(next, from: following, in: steps, within: lock) },
+                keeping: { { next in try await self.send(next, from: following, in: steps, within: lock) } }
+            )
+        }
         guard index < steps.count else {
             guard lock.admits(request.url) else {
                 var error = RequestKitError.invalidPath(
@@ -88,15 +99,9 @@ struct MiddlewareChain: Sendable {
             let response = try await transport.send(request)
             return decompression.decode(response, operation: request.operation)
         }
-        if index < background.count, let step = background[index] {
-            return try await step.intercept(
-                request,
-                next: { next in try await self.send(next, from: index + 1, in: steps, within: lock) },
-                keeping: { { next in try await self.send(next, from: index + 1, in: steps, within: lock) } }
-            )
-        }
+        let following = index + 1
         return try await steps[index].intercept(request) { next in
-            try await self.send(next, from: index + 1, in: steps, within: lock)
+            try await self.send(next, from: following, in: steps, within: lock)
         }
     }
 }
