@@ -108,6 +108,15 @@ func rawSettings() -> HTTPClient.Configuration {
     return settings
 }
 
+/// A GET of `url` with the header fields a RequestClient sends by default, made once for the transport alone.
+func bytesRequest(_ url: URL) -> ClientRequest {
+    var fields = HTTPFields()
+    fields[.userAgent] = RequestKitVersion.userAgent
+    fields[.acceptEncoding] = ResponseDecompression.supportedEncodings.joined(separator: ", ")
+    fields[.accept] = "*/*"
+    return ClientRequest(method: .get, url: url, headerFields: fields, operation: "GET /bytes")
+}
+
 /// The header fields RequestKit sends by default, for a raw AsyncHTTPClient.
 func rawHeaders() -> HTTPHeaders {
     [
@@ -131,11 +140,7 @@ if let variant = mode, variant.hasPrefix("x8") {
     let environment = try ServiceEnvironment(name: "loopback", baseURL: server.baseURL)
     let headers = rawHeaders()
     // The transport's request is made once, as the raw client's header fields are.
-    var transportFields = HTTPFields()
-    transportFields[.userAgent] = RequestKitVersion.userAgent
-    transportFields[.acceptEncoding] = ResponseDecompression.supportedEncodings.joined(separator: ", ")
-    transportFields[.accept] = "*/*"
-    let transportRequest = ClientRequest(method: .get, url: url, headerFields: transportFields, operation: "GET /bytes")
+    let transportRequest = bytesRequest(url)
     let ratios = try await Task.detached { () -> [Double] in
         var ratios: [Double] = []
         let clock = ContinuousClock()
@@ -209,11 +214,7 @@ if let variant = mode, variant.hasPrefix("c8") {
     )
     let url = server.baseURL.appending(path: "bytes")
     let headers = rawHeaders()
-    var transportFields = HTTPFields()
-    transportFields[.userAgent] = RequestKitVersion.userAgent
-    transportFields[.acceptEncoding] = ResponseDecompression.supportedEncodings.joined(separator: ", ")
-    transportFields[.accept] = "*/*"
-    let transportRequest = ClientRequest(method: .get, url: url, headerFields: transportFields, operation: "GET /bytes")
+    let transportRequest = bytesRequest(url)
     @Sendable func get() async throws {
         switch variant {
         case "c8raw":
@@ -261,16 +262,7 @@ if mode == "loopback" || mode == "loopbackraw" || mode == "loopbacktransport" {
         transport: transport
     )
     let url = server.baseURL.appending(path: "bytes").absoluteString
-    var transportFields = HTTPFields()
-    transportFields[.userAgent] = RequestKitVersion.userAgent
-    transportFields[.acceptEncoding] = ResponseDecompression.supportedEncodings.joined(separator: ", ")
-    transportFields[.accept] = "*/*"
-    let transportRequest = ClientRequest(
-        method: .get,
-        url: server.baseURL.appending(path: "bytes"),
-        headerFields: transportFields,
-        operation: "GET /bytes"
-    )
+    let transportRequest = bytesRequest(server.baseURL.appending(path: "bytes"))
     let elapsed = try await Task.detached {
         try await ContinuousClock().measure {
             for _ in 0..<count {
