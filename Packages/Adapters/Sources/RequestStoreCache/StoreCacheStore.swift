@@ -488,7 +488,7 @@ public final class StoreCacheStore: CacheStore {
 
     // MARK: - CacheStore
 
-    public func entries(for key: CacheKey) async throws -> [CachedResponse] {
+    public nonisolated(nonsending) func entries(for key: CacheKey) async throws -> [CachedResponse] {
         guard limits.memoryBytes > 0 else { return try await read(key).answers.map(\.answer) }
         // Read before anything else: what is read after it is at least as new, so it may be remembered as of it.
         let version = try? service.storeVersion()

@@ -442,10 +442,19 @@ struct RetryTests {
     }
 
     @Test func aServerThatComesUpIsReachedAfterRefusedConnections() async throws {
-        // A port where nothing listens: a server is started and stopped there.
-        let probe = try await TestServer.start(handler: { _ in .status(200) })
-        let port = probe.port
-        try await probe.shutdown()
+        // A port where nothing listens: a server is started and stopped there. It is taken below the kernel's
+        // ephemeral range (32768 and up by default), where the sockets of the tests running alongside (servers on
+        // port 0, the source ports of their connections) would take it back before the server below comes up.
+        var port = 0
+        for candidate in (0..<50).map({ _ in Int.random(in: 20_000..<32_000) }) {
+            guard let probe = try? await TestServer.start(port: candidate, handler: { _ in .status(200) }) else {
+                continue
+            }
+            port = probe.port
+            try await probe.shutdown()
+            break
+        }
+        try #require(port != 0, "no free port found below the ephemeral range")
 
         let started = LockedValue<TestServer?>(nil)
         let recorder = AttemptRecorder()

@@ -31,7 +31,7 @@ struct MiddlewareChain: Sendable {
 
     /// Sends `request` through the client's middleware, then `innermost` (per-request decorators), then the
     /// transport, refusing to send to any origin but `environment`'s.
-    func send(
+    nonisolated(nonsending) func send(
         _ request: ClientRequest,
         innermost: [any Middleware] = [],
         within environment: ServiceEnvironment
@@ -63,7 +63,7 @@ struct MiddlewareChain: Sendable {
         }
     }
 
-    private func send(
+    private nonisolated(nonsending) func send(
         _ request: ClientRequest,
         from index: Int,
         in steps: [any Middleware],

@@ -12,7 +12,7 @@ struct CacheLookup {
     /// Runs the request through the cache. `background` makes, when the chain can give one, a `next` that sends a
     /// request down the chain after this call has returned: the revalidation behind a `stale-while-revalidate`
     /// answer. It is called only then, since making it costs an allocation.
-    func run(
+    nonisolated(nonsending) func run(
         next: @Sendable (ClientRequest) async throws -> ClientResponse,
         background: () -> (@Sendable (ClientRequest) async throws -> ClientResponse)? = { nil }
     ) async throws -> ClientResponse {
@@ -55,10 +55,15 @@ struct CacheLookup {
             let report = variants.isEmpty ? "fwd=miss" : "fwd=vary-miss"
             return try await forward(request, key: key, requestControl: requestControl, report: report, next: next)
         }
+        // A fresh hit reads the variant where it is in the list: copying the stored answer out of it retains each of
+        // its parts, which costs as much as the rest of the hit.
+        let freshness = CacheDecision.Freshness(variants[selected], at: cache.now())
+        let decision = CacheDecision.decide(policy: policy, requestControl: requestControl, freshness: freshness)
+        if case .hit = decision {
+            return hit(variants[selected], freshness: freshness, revalidating: false)
+        }
         let entry = variants[selected]
-        let now = cache.now()
-        let freshness = CacheDecision.Freshness(entry, at: now)
-        switch CacheDecision.decide(policy: policy, requestControl: requestControl, freshness: freshness) {
+        switch decision {
         case .hit:
             return hit(entry, freshness: freshness, revalidating: false)
         case .hitWhileRevalidating:

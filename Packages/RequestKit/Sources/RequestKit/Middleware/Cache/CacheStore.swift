@@ -12,7 +12,12 @@ public protocol CacheStore: Sendable {
     var maximumBodySize: Int { get }
 
     /// All variants stored under `key`, in any order.
-    func entries(for key: CacheKey) async throws -> [CachedResponse]
+    ///
+    /// Every request the cache may answer reads its key here, so the call runs on the caller's executor
+    /// (`nonisolated(nonsending)`): a store that answers from memory returns without a hop to another executor. A
+    /// store that reads a file or a database awaits that work as usual; a plain `async` method satisfies the
+    /// requirement too.
+    nonisolated(nonsending) func entries(for key: CacheKey) async throws -> [CachedResponse]
 
     /// Stores `entry`, replacing the variant under the same key with the same
     /// ``CachedResponse/varyingHeaderValues``.

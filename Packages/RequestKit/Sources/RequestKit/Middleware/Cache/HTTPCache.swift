@@ -109,7 +109,7 @@ struct CacheMiddleware: BackgroundMiddleware {
         try await CacheLookup(cache: cache, request: request).run(next: next, background: { next })
     }
 
-    func intercept(
+    nonisolated(nonsending) func intercept(
         _ request: ClientRequest,
         next: @Sendable (ClientRequest) async throws -> ClientResponse,
         keeping: () -> @Sendable (ClientRequest) async throws -> ClientResponse
@@ -137,7 +137,7 @@ protocol BackgroundMiddleware: Middleware {
 
     /// Intercepts with the plain `next` at hand and `keeping` to make the escaping one: a step that learns only
     /// while it runs whether it keeps `next` calls `keeping` then.
-    func intercept(
+    nonisolated(nonsending) func intercept(
         _ request: ClientRequest,
         next: @Sendable (ClientRequest) async throws -> ClientResponse,
         keeping: () -> @Sendable (ClientRequest) async throws -> ClientResponse
@@ -147,7 +147,7 @@ protocol BackgroundMiddleware: Middleware {
 extension BackgroundMiddleware {
     func passesOn(_ request: ClientRequest) -> Bool { false }
 
-    func intercept(
+    nonisolated(nonsending) func intercept(
         _ request: ClientRequest,
         next: @Sendable (ClientRequest) async throws -> ClientResponse,
         keeping: () -> @Sendable (ClientRequest) async throws -> ClientResponse

@@ -51,7 +51,7 @@ public final class MemoryCacheStore: CacheStore {
     /// The entries kept now, variants counted one by one.
     public var entryCount: Int { state.withLock { $0.entries } }
 
-    public func entries(for key: CacheKey) async throws -> [CachedResponse] {
+    public nonisolated(nonsending) func entries(for key: CacheKey) async throws -> [CachedResponse] {
         state.withLock { state in
             guard let index = state.slots.index(forKey: key) else { return [] }
             state.uses += 1
