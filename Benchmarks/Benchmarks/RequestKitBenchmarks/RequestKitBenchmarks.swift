@@ -175,26 +175,30 @@ struct CannedTransport: Transport {
 
 /// GETs through a new client on the canned transport: the first is not measured, the rest (`scaledIterations`) are.
 func measureCannedGets(_ benchmark: Benchmark) async throws {
-    let client = RequestClient(
-        // Nothing is sent: the canned transport answers before any connection.
-        environment: try ServiceEnvironment(
-            name: "canned",
-            baseURL: URL(string: "http://127.0.0.1/") ?? URL(filePath: "/")
-        ),
-        transport: CannedTransport(body: smallBody, contentType: "application/octet-stream")
-    )
+    let client = try cannedClient()
     _ = try await client.get("bytes")
     benchmark.startMeasurement()
     for _ in benchmark.scaledIterations { blackHole(try await client.get("bytes")) }
     benchmark.stopMeasurement()
 }
 
-/// GETs of one answer kept by an HTTP cache on `store`: the canned answer (fresh for an hour) is stored by a first
-/// request, and every measured request is a fresh hit that never reaches the transport.
-func measureFreshHits(_ benchmark: Benchmark, store: any CacheStore) async throws {
+/// A client whose transport answers every GET with 1 KiB at once: nothing is sent, so its time is the client's own.
+func cannedClient() throws -> RequestClient {
+    RequestClient(
+        environment: try ServiceEnvironment(
+            name: "canned",
+            baseURL: URL(string: "http://127.0.0.1/") ?? URL(filePath: "/")
+        ),
+        transport: CannedTransport(body: smallBody, contentType: "application/octet-stream")
+    )
+}
+
+/// A client with an HTTP cache on `store` in front of a canned transport whose answer stays fresh for an hour: after
+/// its first GET, every GET is a fresh hit.
+func cachingClient(store: any CacheStore) throws -> RequestClient {
     var configuration = RequestClient.Configuration()
     configuration.cache = HTTPCache(store: store)
-    let client = RequestClient(
+    return RequestClient(
         environment: try ServiceEnvironment(
             name: "canned",
             baseURL: URL(string: "http://127.0.0.1/") ?? URL(filePath: "/")
@@ -206,6 +210,50 @@ func measureFreshHits(_ benchmark: Benchmark, store: any CacheStore) async throw
         ),
         configuration: configuration
     )
+}
+
+/// Registers the fresh hit against the canned GET, interleaved: one client of each kind answers 1,000 GETs per
+/// batch, in the order A B B A (alternating which kind is A), and each iteration records the hits' time as a
+/// percentage of the GETs'. Both kinds run within the same few milliseconds, so a change of the machine's speed
+/// between runs (these cores are shared) moves both. With `control`, the hits are replaced by a second canned client.
+func interleavedHits(control: Bool) {
+    let metric = BenchmarkMetric.custom("fresh hit time, % of a canned GET", polarity: .prefersSmaller)
+    Benchmark(
+        control
+            ? "GET 1 KiB canned vs canned, 1,000 on one client, interleaved (control)"
+            : "GET 1 KiB fresh cache hit vs canned GET, 1,000 on one client, interleaved",
+        configuration: .init(metrics: [metric], maxDuration: .seconds(20), maxIterations: 400)
+    ) { benchmark in
+        let canned = try cannedClient()
+        let other = control ? try cannedClient() : try cachingClient(store: MemoryCacheStore())
+        let clock = ContinuousClock()
+        let batch: @Sendable (RequestClient) async throws -> Duration = { client in
+            try await clock.measure {
+                for _ in 0..<1000 { blackHole(try await client.get("bytes")) }
+            }
+        }
+        _ = try await batch(canned)
+        _ = try await batch(other)
+        for iteration in benchmark.scaledIterations {
+            let cannedFirst = iteration.isMultiple(of: 2)
+            var cannedTime = Duration.zero
+            var otherTime = Duration.zero
+            for turn in 0..<4 {
+                if (turn == 0 || turn == 3) == cannedFirst {
+                    cannedTime += try await batch(canned)
+                } else {
+                    otherTime += try await batch(other)
+                }
+            }
+            benchmark.measurement(metric, Int((otherTime * 100 / cannedTime).rounded()))
+        }
+    }
+}
+
+/// GETs of one answer kept by an HTTP cache on `store`: the canned answer (fresh for an hour) is stored by a first
+/// request, and every measured request is a fresh hit that never reaches the transport.
+func measureFreshHits(_ benchmark: Benchmark, store: any CacheStore) async throws {
+    let client = try cachingClient(store: store)
     _ = try await client.get("bytes")
     benchmark.startMeasurement()
     for _ in benchmark.scaledIterations { blackHole(try await client.get("bytes")) }
@@ -375,6 +423,8 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("GET 1 KiB fresh cache hit, 1,000 on one client", configuration: thousand) { benchmark in
         try await measureFreshHits(benchmark, store: MemoryCacheStore())
     }
+    interleavedHits(control: false)
+    interleavedHits(control: true)
     Benchmark("GET 1 KiB fresh cache hit from a file (StoreCacheStore), 1,000 on one client", configuration: thousand) {
         benchmark in
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bench-cache-\(UUID().uuidString)")

@@ -43,7 +43,7 @@ struct CacheLookup {
             )
         }
         let variants = (try? await store.entries(for: key)) ?? []
-        // The newest matching variant, found by index: a stored answer is a large value to copy.
+        // The newest matching variant.
         var selected: Int?
         for index in variants.indices where CacheRules.varyMatches(variants[index], request) {
             if let chosen = selected, variants[chosen].responseTime >= variants[index].responseTime { continue }
@@ -55,15 +55,10 @@ struct CacheLookup {
             let report = variants.isEmpty ? "fwd=miss" : "fwd=vary-miss"
             return try await forward(request, key: key, requestControl: requestControl, report: report, next: next)
         }
-        // A fresh hit reads the variant where it is in the list: copying the stored answer out of it retains each of
-        // its parts, which costs as much as the rest of the hit.
-        let freshness = CacheDecision.Freshness(variants[selected], at: cache.now())
-        let decision = CacheDecision.decide(policy: policy, requestControl: requestControl, freshness: freshness)
-        if case .hit = decision {
-            return hit(variants[selected], freshness: freshness, revalidating: false)
-        }
         let entry = variants[selected]
-        switch decision {
+        let now = cache.now()
+        let freshness = CacheDecision.Freshness(entry, at: now)
+        switch CacheDecision.decide(policy: policy, requestControl: requestControl, freshness: freshness) {
         case .hit:
             return hit(entry, freshness: freshness, revalidating: false)
         case .hitWhileRevalidating:

@@ -7,20 +7,23 @@ extension CachedResponse {
     /// answer, RFC 9211 section 2.6), `revalidating` within `stale-while-revalidate`: the stored answer with `Age`
     /// and `Cache-Status` added. Hits within the same second share one response.
     func hitResponse(age: Int, ttl: Int, revalidating: Bool) -> ClientResponse {
-        answers.response(age: age, ttl: ttl, revalidating: revalidating) {
-            var fields = headerFields
-            fields.reserveCapacity(fields.count + 2)
-            fields[.age] = String(age)
-            var report = "RequestKit; hit; ttl=" + String(ttl)
-            if revalidating { report += "; detail=stale-while-revalidate" }
-            fields.append(HTTPField(name: CacheRules.cacheStatus, value: report))
-            return ClientResponse(
-                status: HTTPResponse.Status(code: status),
-                headerFields: fields,
-                body: ClientResponse.Body(data: body),
-                url: url
-            )
-        }
+        // Looked up before anything is built: a closure that builds the response would capture, and so copy, the
+        // whole stored answer on every hit.
+        if let known = answers.response(age: age, ttl: ttl, revalidating: revalidating) { return known }
+        var fields = headerFields
+        fields.reserveCapacity(fields.count + 2)
+        fields[.age] = String(age)
+        var report = "RequestKit; hit; ttl=" + String(ttl)
+        if revalidating { report += "; detail=stale-while-revalidate" }
+        fields.append(HTTPField(name: CacheRules.cacheStatus, value: report))
+        let response = ClientResponse(
+            status: HTTPResponse.Status(code: status),
+            headerFields: fields,
+            body: ClientResponse.Body(data: body),
+            url: url
+        )
+        answers.keep(response, age: age, ttl: ttl, revalidating: revalidating)
+        return response
     }
 
     /// Builds, as the answer is stored, the response for the fresh hits that come within its first second: a
@@ -50,24 +53,18 @@ extension CachedResponse {
 
         private let last = Mutex<Hit?>(nil)
 
-        /// The response for a hit with `age`, `ttl` and `revalidating`: the last one when it had the same, or the
-        /// one `make` builds, kept for the next hits.
-        func response(
-            age: Int,
-            ttl: Int,
-            revalidating: Bool,
-            make: () -> ClientResponse
-        ) -> ClientResponse {
-            let known = last.withLock { last -> ClientResponse? in
-                guard let last, last.age == age, last.ttl == ttl, last.revalidating == revalidating else {
-                    return nil
-                }
-                return last.response
+        /// The response last kept for a hit with `age`, `ttl` and `revalidating`, if it had the same.
+        func response(age: Int, ttl: Int, revalidating: Bool) -> ClientResponse? {
+            // Compared and read where it is kept: binding the last hit to a name would copy its response twice.
+            last.withLock { last -> ClientResponse? in
+                guard last?.age == age, last?.ttl == ttl, last?.revalidating == revalidating else { return nil }
+                return last?.response
             }
-            if let known { return known }
-            let response = make()
+        }
+
+        /// Keeps `response` for the next hits with `age`, `ttl` and `revalidating`.
+        func keep(_ response: ClientResponse, age: Int, ttl: Int, revalidating: Bool) {
             last.withLock { $0 = Hit(age: age, ttl: ttl, revalidating: revalidating, response: response) }
-            return response
         }
     }
 }

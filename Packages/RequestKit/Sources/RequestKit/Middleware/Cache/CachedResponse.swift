@@ -7,42 +7,121 @@ public import HTTPTypes
 /// A value type, so a ``CacheStore`` can keep it anywhere (it is `Codable` for stores that serialise).
 public struct CachedResponse: Sendable, Hashable, Codable {
     /// The key it is stored under.
-    public var key: CacheKey
+    public var key: CacheKey {
+        get { storage.key }
+        set { change { $0.key = newValue } }
+    }
     /// The values of the request header fields the response's `Vary` names, by lowercased field name; a field the
     /// request did not send is absent. A stored answer is used only for a request with the same values.
-    public var varyingHeaderValues: [String: String]
+    public var varyingHeaderValues: [String: String] {
+        get { storage.varyingHeaderValues }
+        set { change { $0.varyingHeaderValues = newValue } }
+    }
     /// The status code.
     public var status: Int {
-        didSet { head = Head(status: status, headerFields: headerFields, times: times) }
+        get { storage.status }
+        set { change(head: true) { $0.status = newValue } }
     }
     /// The response header fields (without hop-by-hop fields and the cache's own `Cache-Status`).
     public var headerFields: HTTPFields {
-        didSet { head = Head(status: status, headerFields: headerFields, times: times) }
+        get { storage.headerFields }
+        set { change(head: true) { $0.headerFields = newValue } }
     }
     /// The body, with content codings removed.
     public var body: Data {
-        didSet { answers = Answers() }
+        get { storage.body }
+        set { change { $0.body = newValue } }
     }
     /// The URL the response came from (after redirects).
     public var url: URL {
-        didSet { answers = Answers() }
+        get { storage.url }
+        set { change { $0.url = newValue } }
     }
     /// When the request that brought this answer (or last revalidated it) was sent.
     public var requestTime: Date {
-        didSet { head = Head(status: status, headerFields: headerFields, times: times) }
+        get { storage.requestTime }
+        set { change(head: true) { $0.requestTime = newValue } }
     }
     /// When that answer arrived.
     public var responseTime: Date {
-        didSet { head = Head(status: status, headerFields: headerFields, times: times) }
+        get { storage.responseTime }
+        set { change(head: true) { $0.responseTime = newValue } }
     }
 
     /// What a lookup needs from the header fields, worked out once when the answer is made or changed rather than
     /// at every hit.
-    private(set) var head: Head {
-        didSet { answers = Answers() }
-    }
+    var head: Head { storage.head }
     /// The response last given for a hit on this answer (``Answers``); replaced whenever the answer changes.
-    private(set) var answers: Answers
+    var answers: Answers { storage.answers }
+
+    /// Every part, in one object that copies of the answer share: a store hands out copies on every lookup, and
+    /// copying one reference costs a tenth of copying each part's. Never changed once made: a change makes a new
+    /// one.
+    private var storage: Storage
+
+    private final class Storage: Sendable {
+        let key: CacheKey
+        let varyingHeaderValues: [String: String]
+        let status: Int
+        let headerFields: HTTPFields
+        let body: Data
+        let url: URL
+        let requestTime: Date
+        let responseTime: Date
+        let head: Head
+        let answers = Answers()
+
+        init(_ parts: Parts, head: Head?) {
+            key = parts.key
+            varyingHeaderValues = parts.varyingHeaderValues
+            status = parts.status
+            headerFields = parts.headerFields
+            body = parts.body
+            url = parts.url
+            requestTime = parts.requestTime
+            responseTime = parts.responseTime
+            self.head =
+                head
+                ?? Head(
+                    status: parts.status,
+                    headerFields: parts.headerFields,
+                    times: (request: parts.requestTime, response: parts.responseTime)
+                )
+        }
+
+        var parts: Parts {
+            Parts(
+                key: key,
+                varyingHeaderValues: varyingHeaderValues,
+                status: status,
+                headerFields: headerFields,
+                body: body,
+                url: url,
+                requestTime: requestTime,
+                responseTime: responseTime
+            )
+        }
+    }
+
+    /// The stored values, for making a changed ``Storage``.
+    private struct Parts {
+        var key: CacheKey
+        var varyingHeaderValues: [String: String]
+        var status: Int
+        var headerFields: HTTPFields
+        var body: Data
+        var url: URL
+        var requestTime: Date
+        var responseTime: Date
+    }
+
+    /// Replaces the storage with one changed by `change`. The ``Head`` is worked out again when `head` says the
+    /// change touches what it is made from; the ``Answers`` always start over.
+    private mutating func change(head: Bool = false, _ change: (inout Parts) -> Void) {
+        var parts = storage.parts
+        change(&parts)
+        storage = Storage(parts, head: head ? nil : storage.head)
+    }
 
     /// Creates a stored answer.
     public init(
@@ -55,23 +134,20 @@ public struct CachedResponse: Sendable, Hashable, Codable {
         requestTime: Date,
         responseTime: Date
     ) {
-        self.key = key
-        self.varyingHeaderValues = varyingHeaderValues
-        self.status = status
-        self.headerFields = headerFields
-        self.body = body
-        self.url = url
-        self.requestTime = requestTime
-        self.responseTime = responseTime
-        self.head = Head(
-            status: status,
-            headerFields: headerFields,
-            times: (request: requestTime, response: responseTime)
+        storage = Storage(
+            Parts(
+                key: key,
+                varyingHeaderValues: varyingHeaderValues,
+                status: status,
+                headerFields: headerFields,
+                body: body,
+                url: url,
+                requestTime: requestTime,
+                responseTime: responseTime
+            ),
+            head: nil
         )
-        self.answers = Answers()
     }
-
-    private var times: (request: Date, response: Date) { (requestTime, responseTime) }
 
     /// The bytes it takes in memory, roughly: the body and the header fields' names and values.
     public var byteCount: Int {
@@ -110,9 +186,10 @@ public struct CachedResponse: Sendable, Hashable, Codable {
     // MARK: - Equality and coding (of the stored values only: the rest is worked out from them)
 
     public static func == (lhs: CachedResponse, rhs: CachedResponse) -> Bool {
-        lhs.key == rhs.key && lhs.varyingHeaderValues == rhs.varyingHeaderValues && lhs.status == rhs.status
-            && lhs.headerFields == rhs.headerFields && lhs.body == rhs.body && lhs.url == rhs.url
-            && lhs.requestTime == rhs.requestTime && lhs.responseTime == rhs.responseTime
+        lhs.storage === rhs.storage
+            || lhs.key == rhs.key && lhs.varyingHeaderValues == rhs.varyingHeaderValues && lhs.status == rhs.status
+                && lhs.headerFields == rhs.headerFields && lhs.body == rhs.body && lhs.url == rhs.url
+                && lhs.requestTime == rhs.requestTime && lhs.responseTime == rhs.responseTime
     }
 
     public func hash(into hasher: inout Hasher) {

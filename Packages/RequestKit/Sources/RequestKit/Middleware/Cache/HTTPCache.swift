@@ -24,8 +24,14 @@ public final class HTTPCache: Sendable {
     private let refreshing = Mutex<Set<CacheKey>>([])
     /// Keys already made from request URLs: normalising a URL costs more than the rest of a lookup. Bounded: it
     /// starts over when full.
-    private let keys = Mutex<[String: CacheKey]>([:])
+    private let keys = Mutex(Keys())
     private static let remembersKeys = 512
+
+    private struct Keys {
+        var byURL: [String: CacheKey] = [:]
+        /// The key used last, with the URL text it was made from.
+        var last: (text: String, key: CacheKey)?
+    }
 
     /// Creates a cache.
     ///
@@ -66,11 +72,20 @@ public final class HTTPCache: Sendable {
     /// The key of a `GET` of `url`.
     func key(for url: URL) -> CacheKey {
         let text = url.absoluteString
-        if let known = keys.withLock({ $0[text] }) { return known }
+        let known = keys.withLock { keys -> CacheKey? in
+            // A client that asks for one URL again and again hands in the same text each time: comparing it with the
+            // last one is a pointer comparison, where the dictionary hashes all of it.
+            if keys.last?.text == text { return keys.last?.key }
+            guard let key = keys.byURL[text] else { return nil }
+            keys.last = (text, key)
+            return key
+        }
+        if let known { return known }
         let key = CacheKey(method: .get, url: url)
         keys.withLock { keys in
-            if keys.count >= Self.remembersKeys { keys.removeAll(keepingCapacity: true) }
-            keys[text] = key
+            if keys.byURL.count >= Self.remembersKeys { keys.byURL.removeAll(keepingCapacity: true) }
+            keys.byURL[text] = key
+            keys.last = (text, key)
         }
         return key
     }
