@@ -48,6 +48,29 @@ struct CacheStoreTests {
         #expect(decoded == entry)
     }
 
+    @Test func aChangedCopyLeavesTheOriginalAsItWasAndWorksOutItsFreshnessAgain() {
+        let original = Self.entry(fields: [.cacheControl: "max-age=60"])
+        var changed = original
+        changed.headerFields[.cacheControl] = "max-age=600"
+        changed.responseTime = Self.start.addingTimeInterval(5)
+        changed.body = Data(count: 3)
+        #expect(original.freshnessLifetime == 60)
+        #expect(original.headerFields[.cacheControl] == "max-age=60")
+        #expect(original.responseTime == Self.start)
+        #expect(original.body.count == 10)
+        #expect(changed.freshnessLifetime == 600)
+        // Sent at 0 and received at 5: the five seconds in transit count towards its age.
+        #expect(changed.age(at: Self.start.addingTimeInterval(5)) == 5)
+        #expect(changed.expiry == Self.start.addingTimeInterval(600))
+        #expect(changed != original)
+        var restored = changed
+        restored.headerFields = original.headerFields
+        restored.responseTime = original.responseTime
+        restored.body = original.body
+        #expect(restored == original)
+        #expect(restored.hashValue == original.hashValue)
+    }
+
     // MARK: - Age and freshness (RFC 9111 section 4.2)
 
     @Test func ageCountsTheAgeFieldTheTransitAndTheTimeSinceArrival() {

@@ -8,43 +8,43 @@ public import HTTPTypes
 public struct CachedResponse: Sendable, Hashable, Codable {
     /// The key it is stored under.
     public var key: CacheKey {
-        get { storage.key }
+        get { storage.parts.key }
         set { change { $0.key = newValue } }
     }
     /// The values of the request header fields the response's `Vary` names, by lowercased field name; a field the
     /// request did not send is absent. A stored answer is used only for a request with the same values.
     public var varyingHeaderValues: [String: String] {
-        get { storage.varyingHeaderValues }
+        get { storage.parts.varyingHeaderValues }
         set { change { $0.varyingHeaderValues = newValue } }
     }
     /// The status code.
     public var status: Int {
-        get { storage.status }
+        get { storage.parts.status }
         set { change(head: true) { $0.status = newValue } }
     }
     /// The response header fields (without hop-by-hop fields and the cache's own `Cache-Status`).
     public var headerFields: HTTPFields {
-        get { storage.headerFields }
+        get { storage.parts.headerFields }
         set { change(head: true) { $0.headerFields = newValue } }
     }
     /// The body, with content codings removed.
     public var body: Data {
-        get { storage.body }
+        get { storage.parts.body }
         set { change { $0.body = newValue } }
     }
     /// The URL the response came from (after redirects).
     public var url: URL {
-        get { storage.url }
+        get { storage.parts.url }
         set { change { $0.url = newValue } }
     }
     /// When the request that brought this answer (or last revalidated it) was sent.
     public var requestTime: Date {
-        get { storage.requestTime }
+        get { storage.parts.requestTime }
         set { change(head: true) { $0.requestTime = newValue } }
     }
     /// When that answer arrived.
     public var responseTime: Date {
-        get { storage.responseTime }
+        get { storage.parts.responseTime }
         set { change(head: true) { $0.responseTime = newValue } }
     }
 
@@ -60,26 +60,12 @@ public struct CachedResponse: Sendable, Hashable, Codable {
     private var storage: Storage
 
     private final class Storage: Sendable {
-        let key: CacheKey
-        let varyingHeaderValues: [String: String]
-        let status: Int
-        let headerFields: HTTPFields
-        let body: Data
-        let url: URL
-        let requestTime: Date
-        let responseTime: Date
+        let parts: Parts
         let head: Head
         let answers = Answers()
 
         init(_ parts: Parts, head: Head?) {
-            key = parts.key
-            varyingHeaderValues = parts.varyingHeaderValues
-            status = parts.status
-            headerFields = parts.headerFields
-            body = parts.body
-            url = parts.url
-            requestTime = parts.requestTime
-            responseTime = parts.responseTime
+            self.parts = parts
             self.head =
                 head
                 ?? Head(
@@ -88,22 +74,9 @@ public struct CachedResponse: Sendable, Hashable, Codable {
                     times: (request: parts.requestTime, response: parts.responseTime)
                 )
         }
-
-        var parts: Parts {
-            Parts(
-                key: key,
-                varyingHeaderValues: varyingHeaderValues,
-                status: status,
-                headerFields: headerFields,
-                body: body,
-                url: url,
-                requestTime: requestTime,
-                responseTime: responseTime
-            )
-        }
     }
 
-    /// The stored values, for making a changed ``Storage``.
+    /// The stored values.
     private struct Parts {
         var key: CacheKey
         var varyingHeaderValues: [String: String]
