@@ -281,6 +281,7 @@ let package = Package(
             dependencies: [
                 "FleetModels",
                 .product(name: "ModelKit", package: "ModelKit"),
+                .product(name: "ModelKitTesting", package: "ModelKit"),
                 .product(name: "RequestKitTesting", package: "RequestKit"),
             ],
             path: "Tests/FleetTestSupport",
@@ -356,6 +357,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 .product(name: "ModelKit", package: "ModelKit"),
+                .product(name: "ModelKitTesting", package: "ModelKit"),
                 .product(name: "LocatorKit", package: "LocatorKit"),
                 .product(name: "RequestKit", package: "RequestKit"),
                 .product(name: "RequestKitAsyncHTTPClient", package: "RequestKit"),

@@ -72,6 +72,8 @@ let package = Package(
             name: "RequestKitTesting",
             dependencies: [
                 "RequestKit",
+                // Child processes (`openssl` for the test certificate authority).
+                .product(name: "ModelKitTesting", package: "ModelKit"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

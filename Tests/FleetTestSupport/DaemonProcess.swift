@@ -1,4 +1,5 @@
 public import Foundation
+import ModelKitTesting
 import Synchronization
 
 /// A real `fleetd` process on a free loopback port, with its own data directory, started from the binary the
@@ -8,9 +9,7 @@ public final class DaemonProcess: Sendable {
 
     public let dataDirectory: URL
     public let port: Int
-    private let process: Process
-    /// Finishes when the process has exited.
-    private let exited: AsyncStream<Void>
+    private let child: ChildProcess
     private let log: LogBuffer
 
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }  // an integer port always makes a valid URL
@@ -44,39 +43,31 @@ public final class DaemonProcess: Sendable {
         self.dataDirectory =
             dataDirectory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("fleetd-e2e-\(UUID().uuidString)")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments =
-            [
-                "--port", "0", "--data-dir", self.dataDirectory.path, "--token", Self.token, "--log-format", "json",
-                "--durability", "normal",
-            ] + extraArguments
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": self.dataDirectory.path]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
         let log = LogBuffer()
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        errors.fileHandleForReading.readabilityHandler = { handle in
-            let chunk = handle.availableData
-            guard !chunk.isEmpty else {
-                portContinuation.finish()
-                handle.readabilityHandler = nil
-                return
+        let child = try ChildProcess(
+            binary.path,
+            arguments: [
+                "--port", "0", "--data-dir", self.dataDirectory.path, "--token", Self.token, "--log-format", "json",
+                "--durability", "normal",
+            ] + extraArguments,
+            environment: ["PATH": "/usr/bin:/bin", "HOME": self.dataDirectory.path],
+            error: .stream { chunk in
+                let text = log.text.withLock { log in
+                    log += String(decoding: chunk, as: UTF8.self)
+                    return log
+                }
+                if let port = Self.listeningPort(in: text) {
+                    portContinuation.yield(port)
+                    portContinuation.finish()
+                }
             }
-            let text = log.text.withLock { log in
-                log += String(decoding: chunk, as: UTF8.self)
-                return log
-            }
-            if let port = Self.listeningPort(in: text) {
-                portContinuation.yield(port)
-                portContinuation.finish()
-            }
+        )
+        // The stream also ends when the daemon exits without reporting a port.
+        Task {
+            _ = await child.finished()
+            portContinuation.finish()
         }
-        let (exited, exitContinuation) = AsyncStream.makeStream(of: Void.self)
-        process.terminationHandler = { _ in exitContinuation.finish() }
-        self.exited = exited
-        try process.run()
         let found = await withTaskGroup(of: Int?.self) { group in
             group.addTask { await ports.first { _ in true } }
             group.addTask {
@@ -87,26 +78,29 @@ public final class DaemonProcess: Sendable {
             group.cancelAll()
             return first
         }
-        self.process = process
+        self.child = child
         self.log = log
         guard let found else {
-            process.terminate()
+            child.send(signal: SIGTERM)
             throw DaemonError(message: "fleetd did not report a port; log:\n\(log.text.withLock { $0 })")
         }
         port = found
     }
 
-    /// Sends SIGTERM and waits for the process to exit; returns its exit status.
+    /// Sends SIGTERM and waits for the process to exit; returns its exit status (128 plus the signal's number when
+    /// a signal ended it).
     public func stop() async -> Int32 {
-        if process.isRunning { process.terminate() }
-        for await _ in exited {}
-        return process.terminationStatus
+        child.send(signal: SIGTERM)
+        switch await child.finished().termination {
+        case .exited(let status): return status
+        case .signaled(let signal): return 128 + signal
+        }
     }
 
     /// Kills the process with SIGKILL (no shutdown of any kind) and waits until it is gone.
     public func kill() async {
-        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
-        for await _ in exited {}
+        child.send(signal: SIGKILL)
+        _ = await child.finished()
     }
 
     public func removeData() {

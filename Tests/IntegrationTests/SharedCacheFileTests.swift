@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import ModelKitTesting
 import RequestKit
 import RequestKitAsyncHTTPClient
 import RequestKitTesting
@@ -101,33 +102,25 @@ enum FleetBinary {
         _ arguments: [String],
         folder: URL
     ) async throws -> (status: Int32, output: String, error: String) {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.environment = [
-            "PATH": "/usr/bin:/bin",
-            "HOME": folder.appendingPathComponent("home").path,
-            "FLEET_CONFIG_DIR": folder.appendingPathComponent("config").path,
-            "FLEET_DATA_DIR": folder.appendingPathComponent("data").path,
-            "NO_COLOR": "1",
-        ]
-        // The child's streams go to files, read once it has exited (a pipe it fills would block it).
-        let streams = folder.appendingPathComponent("streams-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: streams, withIntermediateDirectories: true)
-        let outputFile = streams.appendingPathComponent("stdout")
-        let errorFile = streams.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: outputFile)
-        process.standardError = try FileHandle(forWritingTo: errorFile)
-        let (exited, continuation) = AsyncStream.makeStream(of: Void.self)
-        process.terminationHandler = { _ in continuation.finish() }
-        try process.run()
-        for await _ in exited {}
-        return (
-            process.terminationStatus,
-            String(decoding: try Data(contentsOf: outputFile), as: UTF8.self),
-            String(decoding: try Data(contentsOf: errorFile), as: UTF8.self)
+        let child = try ChildProcess(
+            binary.path,
+            arguments: arguments,
+            environment: [
+                "PATH": "/usr/bin:/bin",
+                "HOME": folder.appendingPathComponent("home").path,
+                "FLEET_CONFIG_DIR": folder.appendingPathComponent("config").path,
+                "FLEET_DATA_DIR": folder.appendingPathComponent("data").path,
+                "NO_COLOR": "1",
+            ],
+            output: .collect,
+            error: .collect
         )
+        let result = await child.finished()
+        let status: Int32 =
+            switch result.termination {
+            case .exited(let status): status
+            case .signaled(let signal): 128 + signal
+            }
+        return (status, result.outputText, result.errorText)
     }
 }

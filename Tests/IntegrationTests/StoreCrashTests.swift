@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ModelKitTesting
 import Testing
 
 /// The crash writer the build put next to the test bundle, or `nil` with the reason its tests are skipped.
@@ -23,59 +23,38 @@ private let postgresURL = ProcessInfo.processInfo.environment["STOREKITLITE_POST
 struct StoreCrashTests {
     /// Runs the writer on `store` until a random moment, kills it, and returns the last batch it acknowledged.
     static func writeAndKill(_ binary: URL, store: String) async throws -> Int {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["write", store]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        let acknowledged = Mutex(0)
-        let text = Mutex("")
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let chunk = handle.availableData
-            guard !chunk.isEmpty else {
-                handle.readabilityHandler = nil
-                return
+        let acknowledged = LockedValue(0)
+        let text = LockedValue("")
+        let child = try ChildProcess(
+            binary.path,
+            arguments: ["write", store],
+            output: .stream { chunk in
+                text.update { buffered in
+                    buffered += String(decoding: chunk, as: UTF8.self)
+                    guard let end = buffered.lastIndex(of: "\n") else { return }
+                    for line in buffered[..<end].split(separator: "\n") where line.hasPrefix("ack ") {
+                        if let number = Int(line.dropFirst(4)) { acknowledged.update { $0 = max($0, number) } }
+                    }
+                    buffered = String(buffered[buffered.index(after: end)...])
+                }
             }
-            let lines = text.withLock { buffered -> [Substring] in
-                buffered += String(decoding: chunk, as: UTF8.self)
-                guard let end = buffered.lastIndex(of: "\n") else { return [] }
-                let complete = buffered[..<end].split(separator: "\n")
-                buffered = String(buffered[buffered.index(after: end)...])
-                return complete
-            }
-            for line in lines where line.hasPrefix("ack ") {
-                if let number = Int(line.dropFirst(4)) { acknowledged.withLock { $0 = max($0, number) } }
-            }
-        }
-        let (exited, exitContinuation) = AsyncStream.makeStream(of: Void.self)
-        process.terminationHandler = { _ in exitContinuation.finish() }
-        try process.run()
+        )
         // Some rounds kill the writer while it opens the store, most while it commits.
         try await Task.sleep(for: .milliseconds(Int.random(in: 20...700)))
-        kill(process.processIdentifier, SIGKILL)
-        for await _ in exited {}
-        // What the writer printed before it died is in the pipe still.
-        let rest = output.fileHandleForReading.readDataToEndOfFile()
-        output.fileHandleForReading.readabilityHandler = nil
-        let tail = text.withLock { $0 } + String(decoding: rest, as: UTF8.self)
-        for line in tail.split(separator: "\n") where line.hasPrefix("ack ") {
-            if let number = Int(line.dropFirst(4)) { acknowledged.withLock { $0 = max($0, number) } }
-        }
-        return acknowledged.withLock { $0 }
+        child.send(signal: SIGKILL)
+        // Every line the writer printed before it died has been read once it is finished.
+        _ = await child.finished()
+        return acknowledged.value
     }
 
     /// Runs the writer's `verify` on `store`; `nil` when the store is as it must be, else the failure.
     static func verify(_ binary: URL, store: String, acknowledged: Int) throws -> String? {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["verify", store, String(acknowledged)]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return process.terminationStatus == 0 ? nil : text
+        let result = try ChildProcess.run(
+            binary.path,
+            arguments: ["verify", store, String(acknowledged)],
+            output: .collect
+        )
+        return result.termination.succeeded ? nil : "\(result.termination): \(result.outputText)"
     }
 
     static func rounds(store: String) async throws {

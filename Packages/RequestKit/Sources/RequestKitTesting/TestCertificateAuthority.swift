@@ -1,4 +1,5 @@
 public import Foundation
+import ModelKitTesting
 public import NIOSSL
 
 /// A throwaway certificate authority and a `localhost` server certificate for HTTPS tests, made with the
@@ -63,13 +64,9 @@ public struct TestCertificateAuthority: Sendable {
                 | openssl dgst -sha256 -binary > server.spki.sha256
             openssl pkey -in other.key -pubout -outform DER | openssl dgst -sha256 -binary > other.spki.sha256
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script, "sh", directory.path]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw TestServerError(reason: "openssl failed with status \(process.terminationStatus)")
+        let result = try ChildProcess.run("/bin/sh", arguments: ["-c", script, "sh", directory.path], error: .collect)
+        guard result.termination.succeeded else {
+            throw TestServerError(reason: "openssl failed (\(result.termination)): \(result.errorText)")
         }
         self.directory = directory
         serverCertificateSHA256 = Array(try Data(contentsOf: directory.appending(path: "server.cert.sha256")))

@@ -261,13 +261,10 @@ struct BuilderTests {
 func gunzip(_ data: Data) throws -> Data {
     let input = try temporaryFile(data, name: "body.gz")
     defer { try? FileManager.default.removeItem(at: input.deletingLastPathComponent()) }
-    let process = Process()
-    let output = Pipe()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", "gzip -dc \"$1\"", "sh", input.path]
-    process.standardOutput = output
-    try process.run()
-    let result = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return result
+    let result = try ChildProcess.run(
+        "/bin/sh",
+        arguments: ["-c", "gzip -dc \"$1\"", "sh", input.path],
+        output: .collect
+    )
+    return Data(result.output)
 }

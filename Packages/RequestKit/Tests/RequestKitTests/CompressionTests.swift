@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import ModelKitTesting
 import RequestKit
 import RequestKitAsyncHTTPClient
 import RequestKitTesting
@@ -26,24 +27,14 @@ enum Compressor {
                 out = c.compress(data) + c.flush()
             sys.stdout.buffer.write(out)
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, format]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        // Write and read on separate threads: a large body would fill one pipe while the other waits.
-        let writer = Thread {
-            input.fileHandleForWriting.write(data)
-            try? input.fileHandleForWriting.close()
-        }
-        writer.start()
-        let compressed = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CompressorFailed() }
-        return compressed
+        let result = try ChildProcess.run(
+            "/usr/bin/env",
+            arguments: ["python3", "-c", script, format],
+            input: .bytes(Array(data)),
+            output: .collect
+        )
+        guard result.termination.succeeded else { throw CompressorFailed() }
+        return Data(result.output)
     }
 
     struct CompressorFailed: Error {}

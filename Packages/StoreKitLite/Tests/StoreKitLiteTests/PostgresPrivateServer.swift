@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ModelKitTesting
 import PostgresNIO
 import StoreKitLite
 import StoreKitLitePostgres
@@ -77,30 +78,15 @@ struct PostgresPrivateServer: Sendable {
         defer { try? FileManager.default.removeItem(at: folder) }
         let outputFile = folder.appending(path: "out")
         let errorFile = folder.appending(path: "err")
-        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-        let output = try FileHandle(forWritingTo: outputFile)
-        let errors = try FileHandle(forWritingTo: errorFile)
-        defer {
-            try? output.close()
-            try? errors.close()
-        }
-        let process = Process()
-        process.executableURL = script
-        process.arguments = arguments
-        process.standardOutput = output
-        process.standardError = errors
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { process in continuation.resume(returning: process.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
-        }
+        let child = try ChildProcess(
+            script.path,
+            arguments: arguments,
+            output: .file(outputFile.path),
+            error: .file(errorFile.path)
+        )
+        let status = await child.finished().termination
         let printed = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
-        guard status == 0 else {
+        guard status.succeeded else {
             let said = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
             throw StoreError(.backend, detail: "Scripts/postgres \(arguments[0]) failed", reason: said)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import ModelKitTesting
 import StoreKitLite
 import StoreKitLiteSQLite
 import StoreKitLiteTesting
@@ -81,13 +82,8 @@ struct StoreVersionTests {
 
     /// Runs `sql` on the file at `path` in SQLite's command-line shell, as a process of its own.
     private static func runShell(_ path: String, _ sql: String) throws {
-        let process = Process()
-        process.executableURL = URL(filePath: try #require(shell))
-        process.arguments = ["-bail", path, sql]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "sqlite3 \(sql)")
+        let result = try ChildProcess.run(try #require(shell), arguments: ["-bail", path, sql], error: .collect)
+        try #require(result.termination.succeeded, "sqlite3 \(sql): \(result.termination), \(result.errorText)")
     }
 
     @Test func theVersionIsNilWhileTheServiceOrAnAncestorHasUnsavedChanges() async throws {
