@@ -10,6 +10,8 @@ struct MiddlewareChain: Sendable {
     /// For each of `middleware`, the step itself when it keeps `next` beyond its call (the cache's background
     /// revalidation), found once here rather than by a cast per request.
     private let background: [(any BackgroundMiddleware)?]
+    /// For each of `middleware`, the step itself when it is one of RequestKit's own that takes a ``ChainNext``.
+    private let inline: [(any InlineMiddleware)?]
     private let transport: any Transport
     private let decompression: ResponseDecompression
 
@@ -21,6 +23,7 @@ struct MiddlewareChain: Sendable {
     init(middleware: [any Middleware], transport: any Transport, decompression: ResponseDecompression) {
         self.middleware = middleware
         self.background = middleware.map { $0 as? any BackgroundMiddleware }
+        self.inline = middleware.map { $0 as? any InlineMiddleware }
         self.transport = transport
         self.decompression = decompression
         self.leadingPassOn =
@@ -100,6 +103,13 @@ struct MiddlewareChain: Sendable {
             return decompression.decode(response, operation: request.operation)
         }
         let following = index + 1
+        // RequestKit's own steps get a `next` that runs on this executor; a step of the caller's gets a plain one.
+        if index < inline.count, let step = inline[index] {
+            return try await step.intercept(
+                request,
+                inline: { next in try await self.send(next, from: following, in: steps, within: lock) }
+            )
+        }
         return try await steps[index].intercept(request) { next in
             try await self.send(next, from: following, in: steps, within: lock)
         }

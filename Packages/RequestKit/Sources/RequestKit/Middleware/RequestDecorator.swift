@@ -20,7 +20,7 @@ public struct RequestDecorator: Middleware {
         self.decorate = decorate
     }
 
-    public func intercept(
+    nonisolated(nonsending) public func intercept(
         _ request: ClientRequest,
         next: @Sendable (ClientRequest) async throws -> ClientResponse
     ) async throws -> ClientResponse {

@@ -4,7 +4,7 @@ import Synchronization
 
 /// Applies an ``Authenticator``'s credential, refreshes it once when the server rejects it, and replays the
 /// request; the decisions are a ``RefreshStateMachine``'s, shared by all requests of the client.
-struct AuthenticationMiddleware<A: Authenticator>: Middleware {
+struct AuthenticationMiddleware<A: Authenticator>: InlineMiddleware {
     typealias Waiter = CheckedContinuation<A.Credential, any Error>
 
     /// The refresh state of one client, shared by its requests.
@@ -50,9 +50,9 @@ struct AuthenticationMiddleware<A: Authenticator>: Middleware {
         self.state = SharedState(initial: authenticator.initialCredential, authenticator: authenticator)
     }
 
-    func intercept(
+    nonisolated(nonsending) func intercept(
         _ request: ClientRequest,
-        next: @Sendable (ClientRequest) async throws -> ClientResponse
+        inline next: ChainNext
     ) async throws -> ClientResponse {
         // The common case, a credential usable at once: one lock of a type that does not depend on `A`, no async
         // call of its own, and no value of a type that does (in code that is not specialized, each such type is
@@ -68,9 +68,9 @@ struct AuthenticationMiddleware<A: Authenticator>: Middleware {
     }
 
     /// A request sent when no credential is usable at once: the first one is on its way, or a refresh is.
-    private func awaitingCredential(
+    private nonisolated(nonsending) func awaitingCredential(
         _ request: ClientRequest,
-        next: @Sendable (ClientRequest) async throws -> ClientResponse
+        next: ChainNext
     ) async throws -> ClientResponse {
         let credential = try await self.credential(replacing: nil, for: request)
         var first = request
@@ -82,11 +82,11 @@ struct AuthenticationMiddleware<A: Authenticator>: Middleware {
 
     /// After the server rejected the credential `sent`: refreshes it (or waits for the refresh under way, or takes
     /// the one that replaced it) and sends the request once more.
-    private func replay(
+    private nonisolated(nonsending) func replay(
         _ request: ClientRequest,
         rejected response: ClientResponse,
         sentWith sent: any Sendable,
-        next: @Sendable (ClientRequest) async throws -> ClientResponse
+        next: ChainNext
     ) async throws -> ClientResponse {
         await RetryMiddleware.discard(response.body)
         if let body = request.body, !body.isReplayable {

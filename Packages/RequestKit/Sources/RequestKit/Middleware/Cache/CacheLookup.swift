@@ -1,11 +1,13 @@
 import Foundation
 import HTTPTypes
 
-/// One request through the HTTP cache: looks in the store, decides (``CacheDecision``), forwards or answers, and
+/// Requests through the HTTP cache: looks in the store, decides (``CacheDecision``), forwards or answers, and
 /// stores what comes back.
+///
+/// The request is a parameter of each step, not a stored property: a hit then reads the caller's request in place
+/// instead of copying it (and every reference it holds) into a value of its own.
 struct CacheLookup {
     let cache: HTTPCache
-    let request: ClientRequest
 
     private var store: any CacheStore { cache.store }
 
@@ -13,7 +15,8 @@ struct CacheLookup {
     /// request down the chain after this call has returned: the revalidation behind a `stale-while-revalidate`
     /// answer. It is called only then, since making it costs an allocation.
     nonisolated(nonsending) func run(
-        next: @Sendable (ClientRequest) async throws -> ClientResponse,
+        _ request: ClientRequest,
+        next: ChainNext,
         background: () -> (@Sendable (ClientRequest) async throws -> ClientResponse)? = { nil }
     ) async throws -> ClientResponse {
         guard CacheRules.isSafe(request.method) else {
@@ -51,7 +54,7 @@ struct CacheLookup {
         }
         let onlyFromCache = policy.answersOnlyFromCache || requestControl.onlyIfCached
         guard let selected, (100...599).contains(variants[selected].status) else {
-            if onlyFromCache { throw notCached() }
+            if onlyFromCache { throw notCached(request) }
             let report = variants.isEmpty ? "fwd=miss" : "fwd=vary-miss"
             return try await forward(request, key: key, requestControl: requestControl, report: report, next: next)
         }
@@ -60,21 +63,27 @@ struct CacheLookup {
         let freshness = CacheDecision.Freshness(entry, at: now)
         switch CacheDecision.decide(policy: policy, requestControl: requestControl, freshness: freshness) {
         case .hit:
-            return hit(entry, freshness: freshness, revalidating: false)
+            return hit(entry, for: request, freshness: freshness, revalidating: false)
         case .hitWhileRevalidating:
             guard request.method == .get, let background = background() else {
-                return try await revalidate(entry, requestControl: requestControl, report: "fwd=stale", next: next)
+                return try await revalidate(
+                    entry,
+                    for: request,
+                    requestControl: requestControl,
+                    report: "fwd=stale",
+                    next: next
+                )
             }
-            refreshInBackground(entry, requestControl: requestControl, next: background)
-            return hit(entry, freshness: freshness, revalidating: true)
+            refreshInBackground(entry, for: request, requestControl: requestControl, next: background)
+            return hit(entry, for: request, freshness: freshness, revalidating: true)
         case .notCached:
-            throw notCached()
+            throw notCached(request)
         case .revalidate(let byRequest):
             let report = byRequest ? "fwd=request" : "fwd=stale"
             guard request.method == .get else {
                 return try await forward(request, key: key, requestControl: requestControl, report: report, next: next)
             }
-            return try await revalidate(entry, requestControl: requestControl, report: report, next: next)
+            return try await revalidate(entry, for: request, requestControl: requestControl, report: report, next: next)
         }
     }
 
@@ -108,21 +117,29 @@ struct CacheLookup {
     // MARK: - Forwarding
 
     /// Sends `outgoing` and stores the answer if it may be stored.
-    private func forward(
+    private nonisolated(nonsending) func forward(
         _ outgoing: ClientRequest,
         key: CacheKey,
         requestControl: CacheControl,
         report: String,
-        next: @Sendable (ClientRequest) async throws -> ClientResponse
+        next: ChainNext
     ) async throws -> ClientResponse {
         let requestTime = cache.now()
         let response = try await next(outgoing)
-        return storing(response, key: key, requestControl: requestControl, requestTime: requestTime, report: report)
+        return storing(
+            response,
+            for: outgoing,
+            key: key,
+            requestControl: requestControl,
+            requestTime: requestTime,
+            report: report
+        )
     }
 
     /// `response` with a body that stores the answer once it is complete, if the answer may be stored.
     private func storing(
         _ response: ClientResponse,
+        for request: ClientRequest,
         key: CacheKey,
         requestControl: CacheControl,
         requestTime: Date,
@@ -157,11 +174,12 @@ struct CacheLookup {
 
     // MARK: - Revalidation
 
-    private func revalidate(
+    private nonisolated(nonsending) func revalidate(
         _ entry: CachedResponse,
+        for request: ClientRequest,
         requestControl: CacheControl,
         report: String,
-        next: @Sendable (ClientRequest) async throws -> ClientResponse
+        next: ChainNext
     ) async throws -> ClientResponse {
         let conditional = CacheRules.conditional(request, for: entry)
         let requestTime = cache.now()
@@ -173,7 +191,7 @@ struct CacheLookup {
             guard Self.isUnreachable(error),
                 CacheDecision.mayServeStaleOnError(entry: entry, requestControl: requestControl, now: now)
             else { throw error }
-            return answer(entry, at: now, report: report + "; detail=stale-if-error")
+            return answer(entry, for: request, at: now, report: report + "; detail=stale-if-error")
         }
         let responseTime = cache.now()
         let status = response.status.code
@@ -196,16 +214,22 @@ struct CacheLookup {
                 responseTime: responseTime
             )
             try? await store.store(freshened)
-            return answer(freshened, at: responseTime, report: report + "; fwd-status=304; stored")
+            return answer(freshened, for: request, at: responseTime, report: report + "; fwd-status=304; stored")
         }
         if CacheRules.errorStatuses.contains(status),
             CacheDecision.mayServeStaleOnError(entry: entry, requestControl: requestControl, now: responseTime)
         {
             await Self.discard(response.body)
-            return answer(entry, at: responseTime, report: report + "; fwd-status=\(status); detail=stale-if-error")
+            return answer(
+                entry,
+                for: request,
+                at: responseTime,
+                report: report + "; fwd-status=\(status); detail=stale-if-error"
+            )
         }
         return storing(
             response,
+            for: request,
             key: entry.key,
             requestControl: requestControl,
             requestTime: requestTime,
@@ -217,6 +241,7 @@ struct CacheLookup {
     /// that it is stored.
     private func refreshInBackground(
         _ entry: CachedResponse,
+        for request: ClientRequest,
         requestControl: CacheControl,
         next: @escaping @Sendable (ClientRequest) async throws -> ClientResponse
     ) {
@@ -227,6 +252,7 @@ struct CacheLookup {
             guard
                 let response = try? await lookup.revalidate(
                     entry,
+                    for: request,
                     requestControl: requestControl,
                     report: "fwd=stale",
                     next: next
@@ -256,8 +282,12 @@ struct CacheLookup {
     /// The response for a fresh hit, or a stale one within `stale-while-revalidate` (`revalidating`): the stored
     /// answer with its current `Age` and a `Cache-Status` whose `ttl` is the freshness left, negative for a stale
     /// answer (RFC 9211 section 2.6). Hits within the same second share one response (``CachedResponse/Answers``).
-    private func hit(_ entry: CachedResponse, freshness: CacheDecision.Freshness, revalidating: Bool) -> ClientResponse
-    {
+    private func hit(
+        _ entry: CachedResponse,
+        for request: ClientRequest,
+        freshness: CacheDecision.Freshness,
+        revalidating: Bool
+    ) -> ClientResponse {
         var response = entry.hitResponse(
             age: Int(max(0, freshness.age)),
             ttl: freshness.ttl,
@@ -268,12 +298,26 @@ struct CacheLookup {
     }
 
     /// The stored answer as a response, with its current `Age` and the cache's report.
-    private func answer(_ entry: CachedResponse, at now: Date, report: String) -> ClientResponse {
-        answer(entry, age: CacheRules.age(of: entry, at: now), report: report)
+    private func answer(
+        _ entry: CachedResponse,
+        for request: ClientRequest,
+        at now: Date,
+        report: String
+    )
+        -> ClientResponse
+    {
+        answer(entry, for: request, age: CacheRules.age(of: entry, at: now), report: report)
     }
 
     /// The stored answer as a response, with `age` as its `Age` and the cache's report.
-    private func answer(_ entry: CachedResponse, age: TimeInterval, report: String) -> ClientResponse {
+    private func answer(
+        _ entry: CachedResponse,
+        for request: ClientRequest,
+        age: TimeInterval,
+        report: String
+    )
+        -> ClientResponse
+    {
         var fields = entry.headerFields
         fields[.age] = String(Int(max(0, age)))
         let body = request.method == .head ? ClientResponse.Body.empty : ClientResponse.Body(data: entry.body)
@@ -310,7 +354,7 @@ struct CacheLookup {
     ]
     .map { HTTPField(name: CacheRules.cacheStatus, value: "RequestKit; " + $0) }
 
-    private func notCached() -> RequestKitError {
+    private func notCached(_ request: ClientRequest) -> RequestKitError {
         RequestKitError(
             code: .notCached,
             subject: request.url.absoluteString,

@@ -108,29 +108,29 @@ public final class HTTPCache: Sendable {
 struct CacheMiddleware: BackgroundMiddleware {
     let cache: HTTPCache
 
-    func intercept(
+    nonisolated(nonsending) func intercept(
         _ request: ClientRequest,
         next: @Sendable (ClientRequest) async throws -> ClientResponse
     ) async throws -> ClientResponse {
-        try await CacheLookup(cache: cache, request: request).run(next: next)
+        try await CacheLookup(cache: cache).run(request, next: next)
     }
 
     func keepsNext(for request: ClientRequest) -> Bool { true }
 
-    func intercept(
+    nonisolated(nonsending) func intercept(
         _ request: ClientRequest,
         keeping next: @escaping @Sendable (ClientRequest) async throws -> ClientResponse
     ) async throws -> ClientResponse {
-        try await CacheLookup(cache: cache, request: request).run(next: next, background: { next })
+        try await CacheLookup(cache: cache).run(request, next: next, background: { next })
     }
 
     nonisolated(nonsending) func intercept(
         _ request: ClientRequest,
-        next: @Sendable (ClientRequest) async throws -> ClientResponse,
+        next: ChainNext,
         keeping: () -> @Sendable (ClientRequest) async throws -> ClientResponse
     ) async throws -> ClientResponse {
         // Only a `stale-while-revalidate` hit keeps `next`, so the escaping form is made only for it.
-        try await CacheLookup(cache: cache, request: request).run(next: next, background: { keeping() })
+        try await CacheLookup(cache: cache).run(request, next: next, background: { keeping() })
     }
 }
 
@@ -145,7 +145,7 @@ protocol BackgroundMiddleware: Middleware {
     /// Whether the step would only pass this request on, unchanged: the chain then skips it. `false` by default.
     func passesOn(_ request: ClientRequest) -> Bool
 
-    func intercept(
+    nonisolated(nonsending) func intercept(
         _ request: ClientRequest,
         keeping next: @escaping @Sendable (ClientRequest) async throws -> ClientResponse
     ) async throws -> ClientResponse
@@ -154,7 +154,7 @@ protocol BackgroundMiddleware: Middleware {
     /// while it runs whether it keeps `next` calls `keeping` then.
     nonisolated(nonsending) func intercept(
         _ request: ClientRequest,
-        next: @Sendable (ClientRequest) async throws -> ClientResponse,
+        next: ChainNext,
         keeping: () -> @Sendable (ClientRequest) async throws -> ClientResponse
     ) async throws -> ClientResponse
 }
@@ -164,7 +164,7 @@ extension BackgroundMiddleware {
 
     nonisolated(nonsending) func intercept(
         _ request: ClientRequest,
-        next: @Sendable (ClientRequest) async throws -> ClientResponse,
+        next: ChainNext,
         keeping: () -> @Sendable (ClientRequest) async throws -> ClientResponse
     ) async throws -> ClientResponse {
         if keepsNext(for: request) { return try await intercept(request, keeping: keeping()) }

@@ -21,7 +21,7 @@ public struct CookieMiddleware: Middleware {
         self.store = store
     }
 
-    public func intercept(
+    nonisolated(nonsending) public func intercept(
         _ request: ClientRequest,
         next: @Sendable (ClientRequest) async throws -> ClientResponse
     ) async throws -> ClientResponse {

@@ -34,7 +34,7 @@ struct DuplicateRequestMiddleware: BackgroundMiddleware {
     let maximumBodySize: Int
     let state = SharedState()
 
-    func intercept(
+    nonisolated(nonsending) func intercept(
         _ request: ClientRequest,
         next: @Sendable (ClientRequest) async throws -> ClientResponse
     ) async throws -> ClientResponse {
@@ -56,7 +56,7 @@ struct DuplicateRequestMiddleware: BackgroundMiddleware {
         !(request.duplicatePolicy ?? policy).isAllow
     }
 
-    func intercept(
+    nonisolated(nonsending) func intercept(
         _ request: ClientRequest,
         keeping next: @escaping @Sendable (ClientRequest) async throws -> ClientResponse
     ) async throws -> ClientResponse {

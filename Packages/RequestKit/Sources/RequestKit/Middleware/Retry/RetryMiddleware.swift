@@ -6,7 +6,7 @@ import HTTPTypes
 ///
 /// Everything below it (authentication, the configuration's middleware, decorators, the transport) runs once per
 /// attempt, and each attempt has its own per-attempt timeout.
-struct RetryMiddleware: Middleware {
+struct RetryMiddleware: InlineMiddleware {
     let policy: RetryPolicy
     let observers: [any RequestObserver]
 
@@ -16,9 +16,9 @@ struct RetryMiddleware: Middleware {
     /// connection reusable and a large one does not hold up the retry.
     static let drainLimit = 64 * 1024
 
-    func intercept(
+    nonisolated(nonsending) func intercept(
         _ request: ClientRequest,
-        next: @Sendable (ClientRequest) async throws -> ClientResponse
+        inline next: ChainNext
     ) async throws -> ClientResponse {
         guard !request.retryMode.isDisabled, policy.maximumAttempts > 1 else { return try await next(request) }
         var request = request
