@@ -138,7 +138,7 @@ struct CacheLookup {
 
     /// `response` with a body that stores the answer once it is complete, if the answer may be stored.
     private func storing(
-        _ response: ClientResponse,
+        _ response: consuming ClientResponse,
         for request: ClientRequest,
         key: CacheKey,
         requestControl: CacheControl,
@@ -163,7 +163,7 @@ struct CacheLookup {
         )
         let store = self.store
         var stored = response
-        stored.body = StoringBody.wrap(response.body, limit: limit) { body in
+        stored.body = StoringBody.wrap(stored.body, limit: limit) { body in
             var complete = entry
             complete.body = body
             complete.prepareFirstHits()
@@ -331,7 +331,9 @@ struct CacheLookup {
     }
 
     /// `response` with the cache's `Cache-Status` entry added after any of caches before it (RFC 9211).
-    static func reporting(_ response: ClientResponse, _ report: String) -> ClientResponse {
+    ///
+    /// It takes the response it is handed, so that appending to fields no one else holds does not copy them.
+    static func reporting(_ response: consuming ClientResponse, _ report: String) -> ClientResponse {
         var reported = response
         reported.headerFields.append(statusField(report))
         return reported
