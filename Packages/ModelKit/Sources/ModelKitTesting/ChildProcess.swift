@@ -219,6 +219,13 @@ public final class ChildProcess: Sendable {
         }
         if let inputWriter, case .bytes(let bytes) = input {
             Thread {
+                // A child that exits before reading all of its input must not end the test process with SIGPIPE:
+                // blocked in this thread, the signal stays pending here (and goes with the thread) and `write`
+                // fails with EPIPE instead.
+                var pipeSignal = sigset_t()
+                sigemptyset(&pipeSignal)
+                sigaddset(&pipeSignal, SIGPIPE)
+                pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
                 Self.writeAll(bytes, to: inputWriter)
                 close(inputWriter)
             }

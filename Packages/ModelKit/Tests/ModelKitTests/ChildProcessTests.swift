@@ -30,6 +30,13 @@ struct ChildProcessTests {
         #expect(result.output == bytes)
     }
 
+    @Test func aChildThatReadsNoInputEndsNormallyAndTheTestGoesOn() throws {
+        // More than a pipe holds, to a child that never reads it: the writer meets a closed pipe.
+        let bytes = [UInt8](repeating: 7, count: 1 << 20)
+        let result = try ChildProcess.run("/bin/sh", arguments: ["-c", "exit 4"], input: .bytes(bytes))
+        #expect(result.termination == .exited(4))
+    }
+
     @Test func theEnvironmentIsExactlyTheOneGiven() throws {
         let result = try ChildProcess.run(
             "/usr/bin/env",
