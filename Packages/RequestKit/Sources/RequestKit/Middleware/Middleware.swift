@@ -18,9 +18,9 @@ public protocol Middleware: Sendable {
 
 /// The `next` of RequestKit's own steps: it runs on the caller's executor, like the steps themselves.
 ///
-/// The public ``Middleware`` form takes a plain `async` closure, and calling one hops to the global concurrent
-/// executor and back: four hops per step, more than the rest of a step's work. The chain hands its own steps a `next`
-/// of this type instead.
+/// The public ``Middleware`` form takes a plain `async` closure: each call of one hops to the global concurrent
+/// executor, and its return hops back, which costs more than the rest of a step's own work. The chain hands its own
+/// steps a `next` of this type instead.
 typealias ChainNext = nonisolated(nonsending) @Sendable (ClientRequest) async throws -> ClientResponse
 
 /// A step of RequestKit's own that the chain calls with a ``ChainNext``. Its ``Middleware`` form, for a caller that
