@@ -5,7 +5,9 @@ import Foundation
 /// The last step before the transport holds the host lock: whatever a middleware or decorator did to the request,
 /// it goes out only to the origin of the environment it was prepared in. The step after the transport removes the
 /// response's content codings.
-struct MiddlewareChain: Sendable {
+///
+/// It is a class so that a step's `next`, which captures the chain, counts one reference instead of one per list.
+final class MiddlewareChain: Sendable {
     private let middleware: [any Middleware]
     /// For each of `middleware`, the step itself when it keeps `next` beyond its call (the cache's background
     /// revalidation), found once here rather than by a cast per request.

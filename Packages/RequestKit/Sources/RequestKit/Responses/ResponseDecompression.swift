@@ -43,21 +43,23 @@ public struct ResponseDecompression: Sendable, Hashable {
     static let acceptEncoding = supportedEncodings.joined(separator: ", ")
 
     /// The response with its body decoded when its `Content-Encoding` names codings, or the response itself.
-    func decode(_ response: ClientResponse, operation: String) -> ClientResponse {
+    ///
+    /// It takes the response over, so that an answer without codings is handed on without a copy.
+    func decode(_ response: consuming ClientResponse, operation: String) -> ClientResponse {
         guard isEnabled, let header = response.headerFields[.contentEncoding] else { return response }
         // Codings are listed in the order they were applied; "identity" adds nothing.
         let codings = header.split(separator: ",").map { $0.trimmingOptionalWhitespace().lowercased() }
             .filter { !$0.isEmpty && $0 != "identity" }
         guard !codings.isEmpty else { return response }
         var decoded = response
-        var body = response.body
+        var body = decoded.body
         for coding in codings.reversed() {
             body = ClientResponse.Body(
                 DecodedChunks(
                     base: body,
                     coding: coding,
                     limit: maximumDecodedSize,
-                    url: response.url,
+                    url: decoded.url,
                     operation: operation
                 )
             )

@@ -36,7 +36,13 @@ public struct BearerTokenAuthenticator: Authenticator {
     }
 
     public func apply(_ credential: String, to request: inout ClientRequest) {
-        request.headerFields[fields: .authorization] = [lastField.field(for: credential)]
+        let field = lastField.field(for: credential)
+        // A request rarely carries a field of its own to replace: appending builds no list of one field.
+        if request.headerFields.contains(.authorization) {
+            request.headerFields[fields: .authorization] = [field]
+        } else {
+            request.headerFields.append(field)
+        }
     }
 
     public func isRejected(_ response: ClientResponse, for request: ClientRequest) -> Bool {

@@ -9,6 +9,11 @@ import HTTPTypes
 struct RetryMiddleware: InlineMiddleware {
     let policy: RetryPolicy
     let observers: [any RequestObserver]
+    /// The policy's idempotent methods, compared one by one: a set hashes the method's name for every request.
+    private let idempotentMethods: [HTTPRequest.Method]
+    /// The policy's retryable statuses from 0 to 1023, one bit each, so that an answer that is not retried is told
+    /// apart without hashing its status; statuses beyond it are looked up in the policy.
+    private let retryableStatusBits: [UInt64]
 
     /// The field that lets a server apply a request at most once (IETF draft `httpapi-idempotency-key-header`).
     static let idempotencyKey = HTTPField.Name("Idempotency-Key")
@@ -16,23 +21,68 @@ struct RetryMiddleware: InlineMiddleware {
     /// connection reusable and a large one does not hold up the retry.
     static let drainLimit = 64 * 1024
 
+    init(policy: RetryPolicy, observers: [any RequestObserver]) {
+        self.policy = policy
+        self.observers = observers
+        idempotentMethods = Array(policy.idempotentMethods)
+        var bits = [UInt64](repeating: 0, count: 16)
+        for status in policy.retryableStatuses where (0..<1024).contains(status) {
+            bits[status >> 6] |= 1 << UInt64(status & 63)
+        }
+        retryableStatusBits = bits
+    }
+
+    /// Whether the policy retries an answer with `status`.
+    private func retries(status: Int) -> Bool {
+        guard (0..<1024).contains(status) else { return policy.retryableStatuses.contains(status) }
+        return retryableStatusBits[status >> 6] & (1 << UInt64(status & 63)) != 0
+    }
+
     nonisolated(nonsending) func intercept(
         _ request: ClientRequest,
         inline next: ChainNext
     ) async throws -> ClientResponse {
         guard !request.retryMode.isDisabled, policy.maximumAttempts > 1 else { return try await next(request) }
-        var request = request
-        var replayable = policy.idempotentMethods.contains(request.method)
+        var replayable = idempotentMethods.contains(request.method)
         // The field is looked for only when it can change something: it makes a request replayable, and one is
         // added when the request asks for it.
         if let name = Self.idempotencyKey, !replayable || request.retryMode.addsIdempotencyKey {
             if request.headerFields[name] != nil {
                 replayable = true
             } else if request.retryMode.addsIdempotencyKey || policy.addsIdempotencyKeys {
-                request.headerFields[name] = UUID().uuidString
-                replayable = true
+                var keyed = request
+                keyed.headerFields[name] = UUID().uuidString
+                return try await attempts(keyed, replayable: true, first: nil, next: next)
             }
         }
+        guard policy.deadline == nil, observers.isEmpty || request.observationID == 0, request.attempt == 1 else {
+            return try await attempts(request, replayable: replayable, first: nil, next: next)
+        }
+        // The common case: no deadline, nobody timing attempts. The first attempt goes out as the request is, and
+        // the clock, the decisions and a copy of the request are needed only when its outcome may be retried.
+        let first: Result<ClientResponse, RequestKitError>
+        do {
+            let response = try await next(request)
+            guard replayable, retries(status: response.status.code) else { return response }
+            first = .success(response)
+        } catch {
+            // Cancellation and errors from outside RequestKit are reported as they are.
+            guard let failure = error as? RequestKitError, !Task.isCancelled else { throw error }
+            first = .failure(failure)
+        }
+        return try await attempts(request, replayable: replayable, first: first, next: next)
+    }
+
+    /// Sends `original` until an attempt's outcome is not retried, starting with the outcome of the first attempt
+    /// when it was already sent (`first`).
+    private nonisolated(nonsending) func attempts(
+        _ original: ClientRequest,
+        replayable: Bool,
+        first: Result<ClientResponse, RequestKitError>?,
+        next: ChainNext
+    ) async throws -> ClientResponse {
+        var request = original
+        var first = first
         let observed = !observers.isEmpty && request.observationID != 0
         let clock = ContinuousClock()
         var machine = RetryStateMachine(policy: policy, replayable: replayable) { clock.now }
@@ -49,22 +99,40 @@ struct RetryMiddleware: InlineMiddleware {
             }
             let result: Result<ClientResponse, any Error>
             let outcome: RetryStateMachine.Outcome
-            do {
-                let response = try await next(request)
-                // An answer that is not retried goes back as it is; its `Retry-After` is never read.
-                guard machine.mayRetry(status: response.status.code) else {
-                    if observed, let began {
-                        report(request, .success(response), duration: began.duration(to: clock.now), retryDelay: nil)
-                    }
-                    return response
+            if let sent = first {
+                // Only an outcome that may be retried arrives here.
+                first = nil
+                switch sent {
+                case .success(let response):
+                    result = .success(response)
+                    outcome = .status(response.status.code, retryAfter: response.headerFields[.retryAfter])
+                case .failure(let failure):
+                    result = .failure(failure)
+                    outcome = .failure(failure)
                 }
-                result = .success(response)
-                outcome = .status(response.status.code, retryAfter: response.headerFields[.retryAfter])
-            } catch {
-                // Cancellation and errors from outside RequestKit are reported as they are.
-                guard let failure = error as? RequestKitError, !Task.isCancelled else { throw error }
-                result = .failure(failure)
-                outcome = .failure(failure)
+            } else {
+                do {
+                    let response = try await next(request)
+                    // An answer that is not retried goes back as it is; its `Retry-After` is never read.
+                    guard machine.mayRetry(status: response.status.code) else {
+                        if observed, let began {
+                            report(
+                                request,
+                                .success(response),
+                                duration: began.duration(to: clock.now),
+                                retryDelay: nil
+                            )
+                        }
+                        return response
+                    }
+                    result = .success(response)
+                    outcome = .status(response.status.code, retryAfter: response.headerFields[.retryAfter])
+                } catch {
+                    // Cancellation and errors from outside RequestKit are reported as they are.
+                    guard let failure = error as? RequestKitError, !Task.isCancelled else { throw error }
+                    result = .failure(failure)
+                    outcome = .failure(failure)
+                }
             }
             let now = clock.now
             let decision = machine.decide(after: outcome, now: now, date: Date()) { Double.random(in: 0...1) }
