@@ -340,8 +340,8 @@ public struct RequestClient: Sendable {
         }
     }
 
-    /// Runs a described request and decodes its body in memory.
-    func perform<Value: Sendable>(
+    /// Runs a described request and decodes its body in memory, on the caller's executor.
+    nonisolated(nonsending) func perform<Value: Sendable>(
         _ descriptor: consuming RequestDescriptor,
         decoding: ResponseDecoding<Value>
     ) async throws(RequestKitError) -> DecodedResponse<Value> {
@@ -468,7 +468,9 @@ struct ResponseReader<Value: Sendable>: Sendable {
     let method: HTTPRequest.Method
     let decoding: ResponseDecoding<Value>
 
-    func read(_ response: ClientResponse) async throws -> RequestClient.Outcome<DecodedResponse<Value>> {
+    nonisolated(nonsending) func read(
+        _ response: ClientResponse
+    ) async throws -> RequestClient.Outcome<DecodedResponse<Value>> {
         let data = try await response.body.collect(upTo: settings.maximumBodySize)
         let status = response.status.code
         guard validation.accepts(status: status) else {

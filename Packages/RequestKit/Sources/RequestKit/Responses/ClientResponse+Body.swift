@@ -67,9 +67,12 @@ extension ClientResponse {
 
         /// Collects the whole body into memory.
         ///
+        /// It runs on the caller's executor (`nonisolated(nonsending)`), so collecting costs no hop of its own; the
+        /// transport's chunks arrive as they do for any iteration.
+        ///
         /// - Parameter limit: the most bytes to accept.
         /// - Throws: ``RequestKitError/Code/bodyTooLarge`` when the body is longer than `limit`, or the transport's error.
-        public func collect(upTo limit: Int) async throws -> Data {
+        nonisolated(nonsending) public func collect(upTo limit: Int) async throws -> Data {
             if let collector { return try await collector(limit) }
             var collected = Data()
             for try await chunk in self {
