@@ -20,8 +20,24 @@ public protocol Middleware: Sendable {
 ///
 /// The public ``Middleware`` form takes a plain `async` closure: each call of one hops to the global concurrent
 /// executor, and its return hops back, which costs more than the rest of a step's own work. The chain hands its own
-/// steps a `next` of this type instead.
-typealias ChainNext = nonisolated(nonsending) @Sendable (ClientRequest) async throws -> ClientResponse
+/// steps a `next` of this type instead: the chain and the step to go on from, so that calling it goes straight to
+/// the chain, with no closure context to allocate and no closure's frame in between.
+enum ChainNext: Sendable {
+    /// The chain's steps from `index` on, then the transport, within `lock`.
+    case chain(MiddlewareChain, from: Int, steps: [any Middleware], lock: MiddlewareChain.HostLock)
+    /// A `next` handed to a step through its ``Middleware`` form.
+    case closure(@Sendable (ClientRequest) async throws -> ClientResponse)
+
+    /// Sends `request` on.
+    nonisolated(nonsending) func callAsFunction(_ request: ClientRequest) async throws -> ClientResponse {
+        switch self {
+        case .chain(let chain, let index, let steps, let lock):
+            try await chain.send(request, from: index, in: steps, within: lock)
+        case .closure(let next):
+            try await next(request)
+        }
+    }
+}
 
 /// A step of RequestKit's own that the chain calls with a ``ChainNext``. Its ``Middleware`` form, for a caller that
 /// has only a plain closure, forwards to this one.
@@ -37,6 +53,7 @@ extension InlineMiddleware {
         _ request: ClientRequest,
         next: @Sendable (ClientRequest) async throws -> ClientResponse
     ) async throws -> ClientResponse {
-        try await intercept(request, inline: next)
+        // The step never keeps `next` beyond its call.
+        try await withoutActuallyEscaping(next) { next in try await intercept(request, inline: .closure(next)) }
     }
 }

@@ -68,7 +68,8 @@ final class MiddlewareChain: Sendable {
         }
     }
 
-    private nonisolated(nonsending) func send(
+    /// Sends `request` through `steps` from `index` on, then the transport.
+    nonisolated(nonsending) func send(
         _ request: ClientRequest,
         from index: Int,
         in steps: [any Middleware],
@@ -87,7 +88,7 @@ final class MiddlewareChain: Sendable {
             let following = index + 1
             return try await step.intercept(
                 request,
-                next: { next in try await self.send(next, from: following, in: steps, within: lock) },
+                next: .chain(self, from: following, steps: steps, lock: lock),
                 keeping: { { next in try await self.send(next, from: following, in: steps, within: lock) } }
             )
         }
@@ -107,10 +108,7 @@ final class MiddlewareChain: Sendable {
         let following = index + 1
         // RequestKit's own steps get a `next` that runs on this executor; a step of the caller's gets a plain one.
         if index < inline.count, let step = inline[index] {
-            return try await step.intercept(
-                request,
-                inline: { next in try await self.send(next, from: following, in: steps, within: lock) }
-            )
+            return try await step.intercept(request, inline: .chain(self, from: following, steps: steps, lock: lock))
         }
         return try await steps[index].intercept(request) { next in
             try await self.send(next, from: following, in: steps, within: lock)

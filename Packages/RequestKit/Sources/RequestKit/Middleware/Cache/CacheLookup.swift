@@ -255,7 +255,7 @@ struct CacheLookup {
                     for: request,
                     requestControl: requestControl,
                     report: "fwd=stale",
-                    next: next
+                    next: .closure(next)
                 )
             else { return }
             await Self.discard(response.body)

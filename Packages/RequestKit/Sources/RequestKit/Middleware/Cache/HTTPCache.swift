@@ -112,7 +112,10 @@ struct CacheMiddleware: BackgroundMiddleware {
         _ request: ClientRequest,
         next: @Sendable (ClientRequest) async throws -> ClientResponse
     ) async throws -> ClientResponse {
-        try await CacheLookup(cache: cache).run(request, next: next)
+        // The lookup never keeps `next` beyond its call; only the escaping form below revalidates in the background.
+        try await withoutActuallyEscaping(next) { next in
+            try await CacheLookup(cache: cache).run(request, next: .closure(next))
+        }
     }
 
     func keepsNext(for request: ClientRequest) -> Bool { true }
@@ -121,7 +124,7 @@ struct CacheMiddleware: BackgroundMiddleware {
         _ request: ClientRequest,
         keeping next: @escaping @Sendable (ClientRequest) async throws -> ClientResponse
     ) async throws -> ClientResponse {
-        try await CacheLookup(cache: cache).run(request, next: next, background: { next })
+        try await CacheLookup(cache: cache).run(request, next: .closure(next), background: { next })
     }
 
     nonisolated(nonsending) func intercept(
@@ -168,6 +171,6 @@ extension BackgroundMiddleware {
         keeping: () -> @Sendable (ClientRequest) async throws -> ClientResponse
     ) async throws -> ClientResponse {
         if keepsNext(for: request) { return try await intercept(request, keeping: keeping()) }
-        return try await intercept(request, next: next)
+        return try await intercept(request) { request in try await next(request) }
     }
 }
