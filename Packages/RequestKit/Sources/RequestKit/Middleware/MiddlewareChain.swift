@@ -6,7 +6,7 @@ import Foundation
 /// it goes out only to the origin of the environment it was prepared in. The step after the transport removes the
 /// response's content codings.
 ///
-/// It is a class so that a step's `next`, which captures the chain, counts one reference instead of one per list.
+/// It is a class so that a step's `next`, which holds the chain, counts one reference instead of one per list.
 final class MiddlewareChain: Sendable {
     private let middleware: [any Middleware]
     /// For each of `middleware`, the step itself when it keeps `next` beyond its call (the cache's background
