@@ -301,10 +301,100 @@ func concurrently(_ tasks: Int, _ perTask: Int, _ work: @escaping @Sendable () a
     }
 }
 
-/// Registers an interleaved comparison: each iteration makes fresh clients of each kind, warms both, and times
-/// `tasks` concurrent tasks doing `perTask` requests with each, in two halves ordered A B B A (alternating which
-/// kind is A), so that each kind is measured once in every position. It records RequestKit's time as a percentage of
-/// raw AsyncHTTPClient's (for a `prefersSmaller` metric) or its throughput as a percentage of raw's (otherwise).
+/// One kind of client in an interleaved comparison, made afresh for every iteration: `batch(count)` runs the
+/// comparison's tasks concurrently, `count` requests each, and `shutdown` ends its client.
+struct ComparedClient: Sendable {
+    let batch: @Sendable (Int) async throws -> Void
+    let shutdown: @Sendable () async throws -> Void
+
+    /// A raw AsyncHTTPClient with its own pool.
+    static func raw(
+        tasks: Int,
+        baseURL: String,
+        _ request: @escaping @Sendable (HTTPClient, String) async throws -> Void
+    ) -> ComparedClient {
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: rawSettings)
+        return ComparedClient(
+            batch: { count in try await concurrently(tasks, count) { try await request(client, baseURL) } },
+            shutdown: { try await client.shutdown() }
+        )
+    }
+
+    /// A RequestClient with its own transport (so its own pool).
+    static func requestKit(
+        tasks: Int,
+        environment: ServiceEnvironment,
+        configuration: RequestClient.Configuration,
+        _ request: @escaping @Sendable (RequestClient) async throws -> Void
+    ) -> ComparedClient {
+        let transport = AsyncHTTPClientTransport()
+        let client = RequestClient(environment: environment, transport: transport, configuration: configuration)
+        return ComparedClient(
+            batch: { count in try await concurrently(tasks, count) { try await request(client) } },
+            shutdown: { try await transport.shutdown() }
+        )
+    }
+}
+
+/// Registers an interleaved comparison of two kinds of client on the in-process server: each iteration makes a fresh
+/// client of each kind (`make(true)` the baseline, `make(false)` the one measured against it), warms both, and times
+/// `perTask` requests per task with each, in two halves ordered A B B A (alternating which kind is A), so that each
+/// kind is measured once in every position. It records the measured kind's time as a percentage of the baseline's
+/// (for a `prefersSmaller` metric) or its throughput as a percentage of the baseline's (otherwise).
+func interleavedPair(
+    _ name: String,
+    _ metric: BenchmarkMetric,
+    perTask: Int,
+    make:
+        @escaping @Sendable (_ baseline: Bool, _ baseURL: String, _ environment: ServiceEnvironment) ->
+        ComparedClient
+) {
+    Benchmark(name, configuration: .init(metrics: [metric], maxDuration: .seconds(20), maxIterations: 200)) {
+        benchmark in
+        let fixture = try Fixture.get()
+        let baseURL = fixture.server.baseURL.absoluteString
+        let environment = try ServiceEnvironment(name: "bench", baseURL: fixture.server.baseURL)
+        let clock = ContinuousClock()
+        let half = max(1, perTask / 2)
+        for iteration in benchmark.scaledIterations {
+            let baseline = make(true, baseURL, environment)
+            let measured = make(false, baseURL, environment)
+            do {
+                let baselineFirst = iteration.isMultiple(of: 2)
+                try await (baselineFirst ? baseline : measured).batch(2)
+                try await (baselineFirst ? measured : baseline).batch(2)
+                var baselineTime = Duration.zero
+                var measuredTime = Duration.zero
+                // A B B A: a kind measured first in a fresh pair runs faster than the one measured second (two raw
+                // clients read 0.94x and 1.07x by position), so each kind takes each position once.
+                for turn in 0..<4 {
+                    if (turn == 0 || turn == 3) == baselineFirst {
+                        baselineTime += try await clock.measure { try await baseline.batch(half) }
+                    } else {
+                        measuredTime += try await clock.measure { try await measured.batch(half) }
+                    }
+                }
+                let percent =
+                    metric.polarity == .prefersSmaller
+                    ? measuredTime * 100 / baselineTime : baselineTime * 100 / measuredTime
+                benchmark.measurement(metric, Int(percent.rounded()))
+                try await baseline.shutdown()
+                try await measured.shutdown()
+            } catch {
+                try? await baseline.shutdown()
+                try? await measured.shutdown()
+                throw error
+            }
+        }
+    } setup: {
+        try await Fixture.install()
+    } teardown: {
+        try await Fixture.remove()
+    }
+}
+
+/// Registers an interleaved comparison of RequestKit against raw AsyncHTTPClient (see `interleavedPair`): `tasks`
+/// concurrent tasks doing `perTask` requests with each kind.
 ///
 /// With `control`, the other side is a second raw client running `raw`'s requests instead of RequestKit: that row
 /// shows what the method itself reads when both sides do the same work.
@@ -318,63 +408,20 @@ func interleaved(
     raw rawRequest: @escaping @Sendable (HTTPClient, String) async throws -> Void,
     requestKit requestKitRequest: @escaping @Sendable (RequestClient) async throws -> Void
 ) {
-    Benchmark(
+    interleavedPair(
         control ? "\(name), interleaved: raw AHC vs raw AHC (control)" : "\(name), interleaved: RequestKit vs raw AHC",
-        configuration: .init(metrics: [metric], maxDuration: .seconds(20), maxIterations: 200)
-    ) { benchmark in
-        let fixture = try Fixture.get()
-        let baseURL = fixture.server.baseURL.absoluteString
-        let environment = try ServiceEnvironment(name: "bench", baseURL: fixture.server.baseURL)
-        let clock = ContinuousClock()
-        let half = max(1, perTask / 2)
-        for iteration in benchmark.scaledIterations {
-            let raw = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: rawSettings)
-            let transport = AsyncHTTPClientTransport()
-            let client = RequestClient(environment: environment, transport: transport, configuration: configuration)
-            let otherRaw =
-                control ? HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: rawSettings) : nil
-            let rawBatch: @Sendable (Int) async throws -> Void = { count in
-                try await concurrently(tasks, count) { try await rawRequest(raw, baseURL) }
-            }
-            let requestKitBatch: @Sendable (Int) async throws -> Void = { count in
-                if let otherRaw {
-                    try await concurrently(tasks, count) { try await rawRequest(otherRaw, baseURL) }
-                } else {
-                    try await concurrently(tasks, count) { try await requestKitRequest(client) }
-                }
-            }
-            do {
-                let rawFirst = iteration.isMultiple(of: 2)
-                try await rawFirst ? rawBatch(2) : requestKitBatch(2)
-                try await rawFirst ? requestKitBatch(2) : rawBatch(2)
-                var rawTime = Duration.zero
-                var requestKitTime = Duration.zero
-                // A B B A: a kind measured first in a fresh pair runs faster than the one measured second (two raw
-                // clients read 0.94x and 1.07x by position), so each kind takes each position once.
-                for turn in 0..<4 {
-                    if (turn == 0 || turn == 3) == rawFirst {
-                        rawTime += try await clock.measure { try await rawBatch(half) }
-                    } else {
-                        requestKitTime += try await clock.measure { try await requestKitBatch(half) }
-                    }
-                }
-                let percent =
-                    metric.polarity == .prefersSmaller ? requestKitTime * 100 / rawTime : rawTime * 100 / requestKitTime
-                benchmark.measurement(metric, Int(percent.rounded()))
-                try await raw.shutdown()
-                try await otherRaw?.shutdown()
-                try await transport.shutdown()
-            } catch {
-                try? await raw.shutdown()
-                try? await otherRaw?.shutdown()
-                try? await transport.shutdown()
-                throw error
-            }
+        metric,
+        perTask: perTask
+    ) { baseline, baseURL, environment in
+        if baseline || control {
+            return .raw(tasks: tasks, baseURL: baseURL, rawRequest)
         }
-    } setup: {
-        try await Fixture.install()
-    } teardown: {
-        try await Fixture.remove()
+        return .requestKit(
+            tasks: tasks,
+            environment: environment,
+            configuration: configuration,
+            requestKitRequest
+        )
     }
 }
 
@@ -555,6 +602,29 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(try await rawGet(raw, url + "bytes"))
     } requestKit: { client in
         blackHole(try await client.get("bytes"))
+    }
+    let (plain, chained) = (RequestClient.Configuration(), resilient)
+    // The resilience chain's own cost measured directly: the same GETs through a plain RequestClient and through one
+    // with the chain above, interleaved in every iteration, so the ratio is not the difference of two rows that each
+    // move by a few percent from run to run. The goal is at most 105%.
+    interleavedPair(
+        "GET 1 KiB one at a time, interleaved: retry + authentication + cache (missing) vs plain RequestKit",
+        .custom("with the resilience chain, % of plain RequestKit time", polarity: .prefersSmaller),
+        perTask: 50
+    ) { baseline, _, environment in
+        .requestKit(tasks: 1, environment: environment, configuration: baseline ? plain : chained) { client in
+            blackHole(try await client.get("bytes"))
+        }
+    }
+    // The plain RequestClient against a second plain one, the same way: what the method reads when both do the same.
+    interleavedPair(
+        "GET 1 KiB one at a time, interleaved: plain RequestKit vs plain RequestKit (control)",
+        .custom("with the resilience chain, % of plain RequestKit time", polarity: .prefersSmaller),
+        perTask: 50
+    ) { _, _, environment in
+        .requestKit(tasks: 1, environment: environment, configuration: RequestClient.Configuration()) { client in
+            blackHole(try await client.get("bytes"))
+        }
     }
     interleaved("GET 50 vehicles decoded (raw: + ModelCoding)", timeRatio, tasks: 1, perTask: 24) { raw, url in
         blackHole(try ModelCoding.decode([Vehicle].self, from: try await rawGet(raw, url + "vehicles")))
