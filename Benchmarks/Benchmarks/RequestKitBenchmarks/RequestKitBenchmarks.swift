@@ -161,6 +161,8 @@ struct CannedTransport: Transport {
 
     func send(_ request: ClientRequest) async throws -> ClientResponse {
         var fields = HTTPFields()
+        // Room for `Cache-Status`, as the AsyncHTTPClient transport leaves.
+        fields.reserveCapacity(4)
         fields[.contentType] = contentType
         fields[.contentLength] = String(body.count)
         if let cacheControl { fields[.cacheControl] = cacheControl }

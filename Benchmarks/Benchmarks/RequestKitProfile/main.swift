@@ -20,6 +20,8 @@ struct CannedTransport: Transport {
 
     func send(_ request: ClientRequest) async throws -> ClientResponse {
         var fields = HTTPFields()
+        // Room for `Cache-Status`, as the AsyncHTTPClient transport leaves.
+        fields.reserveCapacity(4)
         fields[.contentType] = "application/octet-stream"
         fields[.contentLength] = String(body.count)
         if cacheable { fields[.cacheControl] = "max-age=3600" }

@@ -221,9 +221,12 @@ public final class AsyncHTTPClientTransport: Transport {
     }
 
     /// NIO's header fields as `HTTPFields`, leaving out any whose name is not a valid field name.
+    ///
+    /// The list has room for one field more: a client with an HTTP cache adds `Cache-Status` to every answer, which
+    /// would otherwise move the whole list to a larger allocation.
     private static func fields(of headers: HTTPHeaders) -> HTTPFields {
         var fields = HTTPFields()
-        fields.reserveCapacity(headers.count)
+        fields.reserveCapacity(headers.count + 1)
         for header in headers {
             if let name = HTTPField.Name(header.name) {
                 fields.append(HTTPField(name: name, value: header.value))
