@@ -11,9 +11,9 @@ final class MiddlewareChain: Sendable {
     private let middleware: [any Middleware]
     /// For each of `middleware`, the step itself when it keeps `next` beyond its call (the cache's background
     /// revalidation), found once here rather than by a cast per request.
-    private let background: [(any BackgroundMiddleware)?]
+    private let background: [Held<any BackgroundMiddleware>?]
     /// For each of `middleware`, the step itself when it is one of RequestKit's own that takes a ``ChainNext``.
-    private let inline: [(any InlineMiddleware)?]
+    private let inline: [Held<any InlineMiddleware>?]
     private let transport: any Transport
     private let decompression: ResponseDecompression
 
@@ -24,8 +24,8 @@ final class MiddlewareChain: Sendable {
 
     init(middleware: [any Middleware], transport: any Transport, decompression: ResponseDecompression) {
         self.middleware = middleware
-        self.background = middleware.map { $0 as? any BackgroundMiddleware }
-        self.inline = middleware.map { $0 as? any InlineMiddleware }
+        self.background = middleware.map { ($0 as? any BackgroundMiddleware).map(Held.init) }
+        self.inline = middleware.map { ($0 as? any InlineMiddleware).map(Held.init) }
         self.transport = transport
         self.decompression = decompression
         self.leadingPassOn =
@@ -80,13 +80,13 @@ final class MiddlewareChain: Sendable {
         // Steps with nothing to do for this request are skipped here rather than called to pass it on; each step is
         // read out of the list once.
         var index = index
-        while index < background.count, let step = background[index] {
-            if step.passesOn(request) {
+        while index < background.count, let held = background[index] {
+            if held.step.passesOn(request) {
                 index += 1
                 continue
             }
             let following = index + 1
-            return try await step.intercept(
+            return try await held.step.intercept(
                 request,
                 next: .chain(self, from: following, steps: steps, lock: lock),
                 keeping: { { next in try await self.send(next, from: following, in: steps, within: lock) } }
@@ -107,11 +107,24 @@ final class MiddlewareChain: Sendable {
         }
         let following = index + 1
         // RequestKit's own steps get a `next` that runs on this executor; a step of the caller's gets a plain one.
-        if index < inline.count, let step = inline[index] {
-            return try await step.intercept(request, inline: .chain(self, from: following, steps: steps, lock: lock))
+        if index < inline.count, let held = inline[index] {
+            return try await held.step.intercept(
+                request,
+                inline: .chain(self, from: following, steps: steps, lock: lock)
+            )
         }
         return try await steps[index].intercept(request) { next in
             try await self.send(next, from: following, in: steps, within: lock)
         }
+    }
+}
+
+/// A step held by reference: taking it out of the chain's lists for a request then counts one reference, where a
+/// step held as an existential value would be copied through its type's value witnesses.
+final class Held<Step: Sendable>: Sendable {
+    let step: Step
+
+    init(_ step: Step) {
+        self.step = step
     }
 }

@@ -189,7 +189,13 @@ final class UsableCredential: Sendable {
 
     init<A: Authenticator>(_ credential: A.Credential, of authenticator: A) {
         self.credential = credential
-        applying = { request in try authenticator.apply(credential, to: &request) }
+        if let token = credential as? String, authenticator is BearerTokenAuthenticator {
+            // A bearer token's field is made once per token, here, instead of being looked up for each request.
+            let field = BearerTokenAuthenticator.field(for: token)
+            applying = { request in BearerTokenAuthenticator.put(field, on: &request) }
+        } else {
+            applying = { request in try authenticator.apply(credential, to: &request) }
+        }
     }
 
     /// Puts the credential on `request`; an authenticator's error refuses the request.

@@ -36,7 +36,18 @@ public struct BearerTokenAuthenticator: Authenticator {
     }
 
     public func apply(_ credential: String, to request: inout ClientRequest) {
-        let field = lastField.field(for: credential)
+        Self.put(lastField.field(for: credential), on: &request)
+    }
+
+    /// The `Authorization` field of `token`, which indexing tables must not keep (HPACK's "never indexed").
+    static func field(for token: String) -> HTTPField {
+        var field = HTTPField(name: .authorization, value: "Bearer " + token)
+        field.indexingStrategy = .disallow
+        return field
+    }
+
+    /// Puts `field` on `request` in place of any `Authorization` field it has.
+    static func put(_ field: HTTPField, on request: inout ClientRequest) {
         // A request rarely carries a field of its own to replace: appending builds no list of one field.
         if request.headerFields.contains(.authorization) {
             request.headerFields[fields: .authorization] = [field]
@@ -61,8 +72,7 @@ private final class LastField: Sendable {
     func field(for token: String) -> HTTPField {
         // The same token is almost always the same string, which compares without reading its text.
         if let last = last.withLock({ $0 }), last.token == token { return last.field }
-        var field = HTTPField(name: .authorization, value: "Bearer " + token)
-        field.indexingStrategy = .disallow
+        let field = BearerTokenAuthenticator.field(for: token)
         last.withLock { $0 = (token, field) }
         return field
     }

@@ -288,13 +288,15 @@ struct CacheLookup {
         freshness: CacheDecision.Freshness,
         revalidating: Bool
     ) -> ClientResponse {
-        var response = entry.hitResponse(
+        let response = entry.hitResponse(
             age: Int(max(0, freshness.age)),
             ttl: freshness.ttl,
             revalidating: revalidating
         )
-        if request.method == .head { response.body = .empty }
-        return response
+        guard request.method == .head else { return response }
+        var head = response
+        head.body = .empty
+        return head
     }
 
     /// The stored answer as a response, with its current `Age` and the cache's report.

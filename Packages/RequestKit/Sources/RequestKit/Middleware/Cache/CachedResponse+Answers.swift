@@ -9,7 +9,10 @@ extension CachedResponse {
     func hitResponse(age: Int, ttl: Int, revalidating: Bool) -> ClientResponse {
         // Looked up before anything is built: a closure that builds the response would capture, and so copy, the
         // whole stored answer on every hit.
-        if let known = answers.response(age: age, ttl: ttl, revalidating: revalidating) { return known }
+        switch answers.response(age: age, ttl: ttl, revalidating: revalidating) {
+        case .some(let known): return known
+        case .none: break
+        }
         var fields = headerFields
         fields.reserveCapacity(fields.count + 2)
         fields[.age] = String(age)
