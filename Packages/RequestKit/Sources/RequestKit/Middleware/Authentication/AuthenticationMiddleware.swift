@@ -190,7 +190,7 @@ final class UsableCredential: Sendable {
     init<A: Authenticator>(_ credential: A.Credential, of authenticator: A) {
         self.credential = credential
         if let token = credential as? String, authenticator is BearerTokenAuthenticator {
-            // A bearer token's field is made once per token, here, instead of being looked up for each request.
+            // A bearer token's field is made once per token, here, rather than for each request.
             let field = BearerTokenAuthenticator.field(for: token)
             applying = { request in BearerTokenAuthenticator.put(field, on: &request) }
         } else {

@@ -1,5 +1,4 @@
 import HTTPTypes
-import Synchronization
 
 /// An ``Authenticator`` for bearer tokens (RFC 6750): sends `Authorization: Bearer <token>` and gets a new token
 /// from a closure when the server rejects the current one.
@@ -16,8 +15,6 @@ public struct BearerTokenAuthenticator: Authenticator {
     public let initialCredential: String?
     private let rejects: (@Sendable (ClientResponse) -> Bool)?
     private let makeToken: @Sendable (String?) async throws -> String
-    /// The field of the token used last, so that each request does not build and check it again.
-    private let lastField = LastField()
 
     /// Creates an authenticator.
     ///
@@ -36,7 +33,7 @@ public struct BearerTokenAuthenticator: Authenticator {
     }
 
     public func apply(_ credential: String, to request: inout ClientRequest) {
-        Self.put(lastField.field(for: credential), on: &request)
+        Self.put(Self.field(for: credential), on: &request)
     }
 
     /// The `Authorization` field of `token`, which indexing tables must not keep (HPACK's "never indexed").
@@ -62,18 +59,5 @@ public struct BearerTokenAuthenticator: Authenticator {
 
     public func refresh(rejected: String?) async throws -> String {
         try await makeToken(rejected)
-    }
-}
-
-/// The `Authorization` field of the token a ``BearerTokenAuthenticator`` used last.
-private final class LastField: Sendable {
-    private let last = Mutex<(token: String, field: HTTPField)?>(nil)
-
-    func field(for token: String) -> HTTPField {
-        // The same token is almost always the same string, which compares without reading its text.
-        if let last = last.withLock({ $0 }), last.token == token { return last.field }
-        let field = BearerTokenAuthenticator.field(for: token)
-        last.withLock { $0 = (token, field) }
-        return field
     }
 }
