@@ -10,7 +10,7 @@ import NIOCore
 
 let port = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 8081
 let vehicle =
-    #"{"id":"01a203b4-37d0-70d1-af10-ca35f16aa9a3","maintenance":{"due":false,"lastServiced":"2024-01-02T03:04:05.000Z"},"make":"Volvo","model":"FH16","modelYear":2019,"plate":"BENCH-0001","revision":1}"#
+    #"{"id":"01a203b4-37d0-70d1-af10-ca35f16aa9a3","maintenance":{"due":false,"lastServiced":"2024-01-02T03:04:05Z"},"make":"Volvo","model":"FH16","modelYear":2019,"plate":"BENCH-0001","revision":1}"#
 let page =
     #"{"items":["# + Array(repeating: vehicle, count: 50).joined(separator: ",")
     + #"],"nextCursor":"cDE6QkVOQ0gtMDA1MA"}"#

@@ -2,7 +2,7 @@ import Foundation
 import GRDBSQLite
 import NIOCore
 
-/// Writes vehicles as fleetd's v2 JSON (members in sorted order, dates in UTC with milliseconds, the same string
+/// Writes vehicles as fleetd's v2 JSON (members in sorted order, dates in UTC with milliseconds when not zero, the same string
 /// escapes) straight from a statement's columns into a `ByteBuffer`.
 struct FloorJSONWriter {
     private(set) var buffer: ByteBuffer
@@ -75,7 +75,8 @@ struct FloorJSONWriter {
         }
     }
 
-    /// `,"lastServiced":"2024-01-02T03:04:05.000Z"` for seconds since 1970, rounded to the millisecond; nothing
+    /// `,"lastServiced":"2024-01-02T03:04:05Z"` for seconds since 1970, rounded to the millisecond (written only
+    /// when not zero, `…05.250Z`); nothing
     /// outside the years 1 to 9999.
     private mutating func timestamp(_ seconds: Double) {
         let total = (seconds * 1000).rounded()
@@ -117,8 +118,10 @@ struct FloorJSONWriter {
             put(ofDay / 60_000 % 60, 2)
             put(":")
             put(ofDay / 1000 % 60, 2)
-            put(".")
-            put(ofDay % 1000, 3)
+            if ofDay % 1000 != 0 {
+                put(".")
+                put(ofDay % 1000, 3)
+            }
             put("Z")
             return position
         }

@@ -34,7 +34,7 @@ struct FleetModelsTests {
         let data = try ModelCoding.encode(V2.Vehicle(canonical: Self.vehicle))
         #expect(
             String(decoding: data, as: UTF8.self)
-                == #"{"id":"01920000-0000-7000-8000-000000000001","maintenance":{"due":true,"lastServiced":"2023-11-14T22:13:20.000Z"},"make":"Volvo","model":"FH16","modelYear":2019,"plate":"AB-123","revision":4}"#
+                == #"{"id":"01920000-0000-7000-8000-000000000001","maintenance":{"due":true,"lastServiced":"2023-11-14T22:13:20Z"},"make":"Volvo","model":"FH16","modelYear":2019,"plate":"AB-123","revision":4}"#
         )
     }
 

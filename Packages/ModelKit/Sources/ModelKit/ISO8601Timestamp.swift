@@ -2,10 +2,13 @@ import Foundation
 
 /// Formats and parses the ISO 8601 timestamps ``ModelCoding`` uses, without `DateFormatter`.
 ///
-/// Output is always UTC with milliseconds: `2024-03-01T08:15:30.250Z`. Input may carry 0 to 9 fraction digits,
+/// Output is UTC, with milliseconds only when the date has a fraction of a second: `2024-03-01T08:15:30Z`,
+/// `2024-03-01T08:15:30.250Z`. Whole seconds are thus what RFC 3339 readers without fraction support (Foundation's
+/// `JSONDecoder` `.iso8601`, OpenAPI runtimes' default date transcoders) read. Input may carry 0 to 9 fraction digits,
 /// and `Z` or a numeric offset (`+01:00`, `-0530`); the `T` may also be `t`. Years are 0001 through 9999.
 enum ISO8601Timestamp {
-    /// The timestamp for `date`, rounded to the nearest millisecond, or `nil` outside years 1...9999.
+    /// The timestamp for `date`, rounded to the nearest millisecond (written only when not zero), or `nil` outside
+    /// years 1...9999.
     static func format(_ date: Date) -> String? {
         let totalMilliseconds = (date.timeIntervalSince1970 * 1000).rounded()
         guard totalMilliseconds.isFinite, abs(totalMilliseconds) < 1e15 else { return nil }
@@ -30,8 +33,10 @@ enum ISO8601Timestamp {
         appendDigits(&bytes, minute, count: 2)
         bytes.append(UInt8(ascii: ":"))
         appendDigits(&bytes, second, count: 2)
-        bytes.append(UInt8(ascii: "."))
-        appendDigits(&bytes, millisecond, count: 3)
+        if millisecond != 0 {
+            bytes.append(UInt8(ascii: "."))
+            appendDigits(&bytes, millisecond, count: 3)
+        }
         bytes.append(UInt8(ascii: "Z"))
         return String(decoding: bytes, as: UTF8.self)
     }

@@ -7,7 +7,7 @@ public import Foundation
 ///
 /// | Aspect | Setting |
 /// |---|---|
-/// | Dates | ISO 8601 in UTC with milliseconds, `2024-03-01T08:15:30.250Z`. Decoding also accepts no fraction or up to nine fraction digits, and `Z` or a numeric offset such as `+01:00`. Encoding rounds to the nearest millisecond and supports years 1 to 9999. |
+/// | Dates | RFC 3339 in UTC: `2024-03-01T08:15:30Z`, with milliseconds when the date has a fraction of a second, `2024-03-01T08:15:30.250Z`. Decoding accepts no fraction or up to nine fraction digits, and `Z` or a numeric offset such as `+01:00`. Encoding rounds to the nearest millisecond and supports years 1 to 9999. Whole-second dates are thus readable by Foundation's `.iso8601` strategy. |
 /// | Keys | As declared: property names (or your `CodingKeys`) are used unchanged, no snake case conversion. |
 /// | Non-finite floats | Encoded as the strings `"NaN"`, `"Infinity"` and `"-Infinity"`, and decoded from them. |
 /// | Output | Compact, keys sorted, `/` not escaped: deterministic bytes. |
@@ -79,8 +79,9 @@ public enum ModelCoding {
     private static let sharedEncoder = makeEncoder()
     private static let sharedDecoder = makeDecoder()
 
-    /// The text the model settings write for a date: ISO 8601 in UTC with milliseconds
-    /// (`2024-05-01T09:30:00.000Z`), or `nil` for a date outside the years 1 to 9999 (which the encoder refuses).
+    /// The text the model settings write for a date: RFC 3339 in UTC, with milliseconds only when the date has a
+    /// fraction of a second (`2024-05-01T09:30:00Z`, `2024-05-01T09:30:00.250Z`), or `nil` for a date outside the
+    /// years 1 to 9999 (which the encoder refuses).
     ///
     /// Code that builds a ``JSONValue`` by hand, for a hot path that skips `JSONEncoder`, uses it to write dates
     /// exactly as ``encode(_:)`` does.

@@ -39,15 +39,28 @@ struct ModelCodingTests {
 
     @Test(arguments: [
         (1_709_280_930.25, "2024-03-01T08:15:30.250Z"),
-        (0.0, "1970-01-01T00:00:00.000Z"),
+        (0.0, "1970-01-01T00:00:00Z"),
         (-0.001, "1969-12-31T23:59:59.999Z"),
-        (1_709_280_930.0004, "2024-03-01T08:15:30.000Z"),
-        (1_709_280_930.9996, "2024-03-01T08:15:31.000Z"),
+        (1_709_280_930.0004, "2024-03-01T08:15:30Z"),
+        (1_709_280_930.9996, "2024-03-01T08:15:31Z"),
+        (1_709_280_930.05, "2024-03-01T08:15:30.050Z"),
         (253_402_300_799.999, "9999-12-31T23:59:59.999Z"),
     ])
-    func datesEncodeInUTCWithMilliseconds(seconds: Double, text: String) throws {
+    func datesEncodeInUTCWithMillisecondsOnlyWhenNotZero(seconds: Double, text: String) throws {
         let data = try ModelCoding.encode(Date(timeIntervalSince1970: seconds))
         #expect(String(decoding: data, as: UTF8.self) == "\"\(text)\"")
+    }
+
+    /// Whole-second dates are what RFC 3339 readers without fraction support read, Foundation's `.iso8601` among
+    /// them; dates with a fraction come back to the millisecond.
+    @Test func wholeSecondDatesAreReadByFoundationsISO8601Strategy() throws {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        // Years after 1582: Foundation's calendar is Julian before the Gregorian reform, ModelCoding's is proleptic.
+        for seconds in [0.0, 1_709_280_930, -12_219_292_800, 253_402_300_799] {
+            let date = Date(timeIntervalSince1970: seconds)
+            #expect(try decoder.decode(Date.self, from: ModelCoding.encode(date)) == date, "\(seconds)")
+        }
     }
 
     @Test func randomDatesRoundTripToTheMillisecond() throws {
