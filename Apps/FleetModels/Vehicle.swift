@@ -72,9 +72,9 @@ extension Vehicle: Validatable {
 /// The field rules shared by the canonical vehicle and every version's input, so that each API reports a
 /// failure under its own field name (`tag` in v1, `plate` in v2) with the same message.
 public enum VehicleRules {
-    /// Plates: 1 to 16 characters, letters, digits, spaces and dashes.
+    /// Plates: 1 to 16 characters, letters, digits, spaces and dashes, not only spaces.
     public static let plate = ValidationRule<String> { value in
-        if value.isEmpty { return "must not be empty" }
+        if value.allSatisfy({ $0 == " " }) { return "must not be empty" }
         if value.count > 16 { return "must be at most 16 characters" }
         let allowed = value.unicodeScalars.allSatisfy { scalar in
             scalar.isASCII
@@ -83,9 +83,9 @@ public enum VehicleRules {
         return allowed ? nil : "may contain only letters, digits, spaces and dashes"
     }
 
-    /// Make and model names: 1 to 64 characters, not only whitespace.
+    /// Make and model names: 1 to 64 characters, not only spaces, tabs and line breaks.
     public static let name = ValidationRule<String> { value in
-        if value.trimmingCharacters(in: .whitespaces).isEmpty { return "must not be empty" }
+        if value.unicodeScalars.allSatisfy({ [" ", "\t", "\r", "\n"].contains($0) }) { return "must not be empty" }
         return value.count > 64 ? "must be at most 64 characters" : nil
     }
 

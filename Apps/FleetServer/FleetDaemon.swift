@@ -98,7 +98,7 @@ public struct FleetDaemon: Sendable {
                         responder: responder,
                         configuration: HTTP1Channel.Configuration(
                             additionalChannelHandlers: [
-                                MalformedRequestHandler(), BodyTimeoutHandler(timeout: bodyTimeout),
+                                BodyTimeoutHandler(timeout: bodyTimeout)
                             ],
                             idleTimeout: .seconds(Int64(idleTimeout))
                         )

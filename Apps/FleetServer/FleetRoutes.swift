@@ -52,7 +52,8 @@ public enum FleetRoutes {
         store: FleetStore? = nil,
         metricsText: @escaping @Sendable () -> String
     ) -> (router: Router<BasicRequestContext>, operations: [FleetOperation]) {
-        let router = Router()
+        // HEAD is served wherever GET is, with the GET's header fields and no body (RFC 9110 §9.3.2).
+        let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
         let registry = OperationRegistry()
         router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: ProblemMiddleware(registry: registry))
@@ -125,8 +126,8 @@ final class OperationRegistry: Sendable {
 
     var operations: [FleetOperation] { registered.withLock { $0 } }
 
-    /// The methods registered for the templates `path` matches (a `{name}` segment matches any one segment), with
-    /// `HEAD` wherever `GET` is served; empty when no template matches.
+    /// The methods registered for the templates `path` matches (a `{name}` segment matches any one segment); empty
+    /// when no template matches.
     func methods(serving path: String) -> [String] {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
         var methods: Set<String> = []
@@ -136,7 +137,6 @@ final class OperationRegistry: Sendable {
                 zip(template, segments).allSatisfy({ $0.hasPrefix("{") || $0 == $1 })
             else { continue }
             methods.insert(operation.method)
-            if operation.method == "GET" { methods.insert("HEAD") }
         }
         return methods.sorted()
     }
@@ -152,8 +152,11 @@ final class OperationRegistry: Sendable {
         let template = (prefix + path).split(separator: "/").map {
             $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0)
         }
+        let path = "/" + template.joined(separator: "/")
         registered.withLock {
-            $0.append(FleetOperation(method: method.rawValue, path: "/" + template.joined(separator: "/")))
+            $0.append(FleetOperation(method: method.rawValue, path: path))
+            // The router answers HEAD wherever GET is served.
+            if method == .get { $0.append(FleetOperation(method: "HEAD", path: path)) }
         }
     }
 }

@@ -83,7 +83,8 @@ final class HTTP10ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandl
     }
 }
 
-/// Hummingbird's HTTP/1.1 channel with ``HTTP10ConnectionHandler`` placed before the conversion to HTTP types.
+/// Hummingbird's HTTP/1.1 channel with ``RequestFramingHandler`` and ``HTTP10ConnectionHandler`` placed before the
+/// conversion to HTTP types, in that order after the parser.
 struct FleetHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     typealias Value = HTTP1Channel.Value
 
@@ -95,6 +96,7 @@ struct FleetHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
         base.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let operations = channel.pipeline.syncOperations
             let codec = try operations.handler(type: HTTP1ToHTTPServerCodec.self)
+            try operations.addHandler(RequestFramingHandler(), position: .before(codec))
             try operations.addHandler(HTTP10ConnectionHandler(), position: .before(codec))
             return value
         }

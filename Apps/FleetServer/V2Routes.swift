@@ -254,13 +254,24 @@ enum ETag {
     /// `304 Not Modified` when the request's `If-None-Match` names the answer's entity tag (or is `*`), with the
     /// tag and the caching fields but no body (RFC 9110 §13.1.2, §15.4.5); otherwise the answer itself.
     static func answer(_ request: Request, with response: Response) -> Response {
-        guard let condition = request.headers[.ifNoneMatch], let tag = response.headers[.eTag],
+        guard let condition = request.headers[.ifNoneMatch].map(conditionValue), let tag = response.headers[.eTag],
             matches(condition, tag)
         else { return response }
         var headers = HTTPFields()
         headers[.eTag] = tag
         if let cacheControl = response.headers[.cacheControl] { headers[.cacheControl] = cacheControl }
         return Response(status: .notModified, headers: headers)
+    }
+
+    /// A conditional field's value as the client meant it. An entity tag starts with `"` (or `W/"`), so a value that
+    /// starts with `%22` (or `W/%22`) was percent-encoded on its way, as OpenAPI runtimes encode header parameters:
+    /// it is decoded. Any other value stays as it is, and is refused later if malformed.
+    static func conditionValue(_ value: String) -> String {
+        let trimmed = value.drop { $0 == " " || $0 == "\t" }
+        guard trimmed.hasPrefix("%22") || trimmed.hasPrefix("W/%22") || trimmed.hasPrefix("W%2F%22"),
+            let decoded = value.removingPercentEncoding
+        else { return value }
+        return decoded
     }
 
     /// Whether an `If-None-Match` list names `tag`, by the weak comparison the field uses.
@@ -277,7 +288,9 @@ enum ETag {
 
     /// The `If-Match` condition, if the header is there; a malformed one is a 400.
     static func ifMatch(_ request: Request) throws -> Condition? {
-        guard let value = request.headers[.ifMatch]?.trimmingCharacters(in: .whitespaces) else { return nil }
+        guard let value = request.headers[.ifMatch].map(conditionValue)?.trimmingCharacters(in: .whitespaces) else {
+            return nil
+        }
         if value == "*" { return .any }
         guard let revision = revision(inTag: value) else {
             throw HTTPProblem(

@@ -222,6 +222,15 @@ struct BadInputTests {
             paths: ["plate", "make", "model", "modelYear"]
         ),
         .init(
+            "names and a plate of white space only, as the schema's patterns say",
+            .post,
+            "/v2/vehicles",
+            body: #"{"plate": "   ", "make": "\t", "model": " \r\n ", "modelYear": 2020}"#,
+            status: 422,
+            type: validation,
+            paths: ["plate", "make", "model"]
+        ),
+        .init(
             "plate too long and year too late",
             .post,
             "/v2/vehicles",

@@ -77,6 +77,23 @@ final class RawConnection {
         return String(decoding: received, as: UTF8.self)
     }
 
+    /// Everything the server sends until it closes the connection (or 10 seconds of silence).
+    func receiveUntilClosed() -> String {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            received += buffer[0..<count]
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
+    /// Hangs up in both directions, without waiting for anything the server sends.
+    func hangUp() {
+        shutdown(descriptor, Int32(SHUT_RDWR))
+    }
+
     private static func isComplete(_ bytes: [UInt8]) -> Bool {
         let text = String(decoding: bytes, as: UTF8.self)
         guard let end = text.range(of: "\r\n\r\n") else { return false }
