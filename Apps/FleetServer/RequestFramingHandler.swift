@@ -170,18 +170,24 @@ final class RequestFramingHandler: ChannelDuplexHandler, RemovableChannelHandler
     /// Whether the request waits for `100 Continue` before sending its body (HTTP/1.1 and later only; RFC 9110
     /// §10.1.1).
     static func expectsContinue(_ head: HTTPRequestHead) -> Bool {
-        guard isHTTP11OrLater(head.version) else { return false }
-        return head.headers["expect"].contains { $0.lowercased() == "100-continue" }
+        guard isHTTP11OrLater(head.version), let expect = head.headers.first(name: "expect") else { return false }
+        return expect.lowercased() == "100-continue"
     }
 
     /// The `400` a request gets for its `Host` field (RFC 9112 §3.2): required once in HTTP/1.1, never repeated,
     /// and a host with an optional port; `nil` when the field is fine.
     static func hostProblem(in head: HTTPRequestHead) -> Problem? {
-        let hosts = head.headers["host"]
+        // Counted by hand: this runs for every request, and looking the field up by name makes an array.
+        var count = 0
+        var host: String?
+        for (name, value) in head.headers where isHostName(name) {
+            count += 1
+            host = value
+        }
         let detail: String
-        if hosts.count > 1 {
-            detail = "the request has \(hosts.count) Host fields; send exactly one"
-        } else if let host = hosts.first {
+        if count > 1 {
+            detail = "the request has \(count) Host fields; send exactly one"
+        } else if let host {
             guard !isValidHost(host) else { return nil }
             detail = "the Host field is not a host with an optional port"
         } else {
@@ -189,6 +195,15 @@ final class RequestFramingHandler: ChannelDuplexHandler, RemovableChannelHandler
             detail = "an HTTP/1.1 request needs a Host field"
         }
         return Problem(type: ProblemType.malformedRequest, title: "Bad Host", status: 400, detail: detail)
+    }
+
+    /// Whether a field name is `Host`, in any case.
+    private static func isHostName(_ name: String) -> Bool {
+        var utf8 = name.utf8.makeIterator()
+        for expected in "host".utf8 {
+            guard let byte = utf8.next(), byte | 0x20 == expected else { return false }
+        }
+        return utf8.next() == nil
     }
 
     private static func isHTTP11OrLater(_ version: HTTPVersion) -> Bool {
@@ -204,10 +219,13 @@ final class RequestFramingHandler: ChannelDuplexHandler, RemovableChannelHandler
                 UInt8(ascii: "0")...UInt8(ascii: "9"):
                 true
             default:
-                Array("-._~%!$&'()*+,;=:[]".utf8).contains(byte)
+                hostPunctuation.contains(byte)
             }
         }
     }
+
+    /// The characters besides letters and digits a host and port may hold (RFC 3986 `reg-name`, `IP-literal`).
+    private static let hostPunctuation = Set("-._~%!$&'()*+,;=:[]".utf8)
 
     static func problem(for error: HTTPParserError) -> Problem {
         switch error {
