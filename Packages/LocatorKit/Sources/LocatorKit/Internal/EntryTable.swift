@@ -8,6 +8,9 @@
 /// The table owns one strong reference to each entry, taken and given back by hand (`Unmanaged`), so a lookup
 /// can use an entry without retaining it (``unretainedEntry(for:)``) for as long as the table is not changed,
 /// which the owner guarantees by holding its read lock (or by being frozen).
+///
+/// Parameterised entries are also indexed by service type, name and key kind (``ParamsGroup``), so a resolve whose
+/// arguments match no signature exactly finds the other factories of the service without scanning the table.
 struct EntryTable {
     /// Type identifiers as integers; 0 marks an empty slot.
     private var types: UnsafeMutablePointer<UInt>
@@ -15,8 +18,12 @@ struct EntryTable {
     private var values: UnsafeMutablePointer<Unmanaged<Entry>?>
     private var capacity: Int
     private(set) var count = 0
-    /// How many entries take parameters; while zero, a miss needs no scan for parameterised siblings.
+    /// How many entries take parameters; while zero, a miss needs no look for parameterised siblings.
     private(set) var parameterisedCount = 0
+    /// The parameterised entries by service type, name and key kind, each group in no particular order; made
+    /// with the first one. Out of line, so the table stays a trivial value that the hot path reads without
+    /// retaining anything.
+    private var parameterised: UnsafeMutablePointer<[ParamsGroup: [Entry]]>?
 
     init(capacity: Int = 16) {
         self.capacity = capacity
@@ -37,6 +44,10 @@ struct EntryTable {
         }
         values.deinitialize(count: capacity)
         values.deallocate()
+        if let parameterised {
+            parameterised.deinitialize(count: 1)
+            parameterised.deallocate()
+        }
     }
 
     @inline(__always)
@@ -86,11 +97,12 @@ struct EntryTable {
         while types[index] != 0 {
             if types[index] == type && names[index] == key.name {
                 if let old = values[index] {
-                    if old._withUnsafeGuaranteedRef(\.isParameterised) { parameterisedCount -= 1 }
+                    let replaced = old.takeUnretainedValue()
+                    if replaced.isParameterised { removeFromGroup(replaced) }
                     old.release()
                 }
                 values[index] = Unmanaged.passRetained(entry)
-                if entry.isParameterised { parameterisedCount += 1 }
+                if entry.isParameterised { addToGroup(entry) }
                 return
             }
             index = (index + 1) & mask
@@ -99,7 +111,27 @@ struct EntryTable {
         names[index] = key.name
         values[index] = Unmanaged.passRetained(entry)
         count += 1
-        if entry.isParameterised { parameterisedCount += 1 }
+        if entry.isParameterised { addToGroup(entry) }
+    }
+
+    private mutating func addToGroup(_ entry: Entry) {
+        parameterisedCount += 1
+        let groups: UnsafeMutablePointer<[ParamsGroup: [Entry]]>
+        if let parameterised {
+            groups = parameterised
+        } else {
+            groups = .allocate(capacity: 1)
+            groups.initialize(to: [:])
+            parameterised = groups
+        }
+        groups.pointee[ParamsGroup(entry), default: []].append(entry)
+    }
+
+    private mutating func removeFromGroup(_ entry: Entry) {
+        parameterisedCount -= 1
+        let group = ParamsGroup(entry)
+        parameterised?.pointee[group]?.removeAll { $0 === entry }
+        if parameterised?.pointee[group]?.isEmpty == true { parameterised?.pointee[group] = nil }
     }
 
     /// Removes the entry for `key` when `matches` accepts it; returns whether one was removed.
@@ -111,13 +143,9 @@ struct EntryTable {
 
     /// The parameterised entries whose service type, name and key kind match `key`'s (any signature).
     func parameterisedSiblings(serviceID: ObjectIdentifier, of key: RegistrationKey) -> [Entry] {
-        guard parameterisedCount != 0 else { return [] }
-        return (0..<capacity).compactMap { index -> Entry? in
-            guard let entry = values[index]?.takeUnretainedValue(), entry.isParameterised, entry.serviceID == serviceID,
-                entry.key.name == key.name, entry.key.isTypedKey == key.isTypedKey
-            else { return nil }
-            return entry
-        }
+        guard parameterisedCount != 0, let parameterised else { return [] }
+        return parameterised.pointee[ParamsGroup(serviceID: serviceID, name: key.name, isTypedKey: key.isTypedKey)]
+            ?? []
     }
 
     mutating func removeAll() {
@@ -137,5 +165,22 @@ struct EntryTable {
         }
         destroy()
         self = rebuilt
+    }
+}
+
+/// The registrations of one service under one name and key kind, whatever their parameter types.
+struct ParamsGroup: Hashable {
+    let serviceID: ObjectIdentifier
+    let name: String?
+    let isTypedKey: Bool
+
+    init(serviceID: ObjectIdentifier, name: String?, isTypedKey: Bool) {
+        self.serviceID = serviceID
+        self.name = name
+        self.isTypedKey = isTypedKey
+    }
+
+    init(_ entry: Entry) {
+        self.init(serviceID: entry.serviceID, name: entry.key.name, isTypedKey: entry.key.isTypedKey)
     }
 }
