@@ -394,7 +394,13 @@ extension Locator {
         node: ResolutionNode?,
         recorder: DependencyRecorder?
     ) throws(LocatorError) -> Service {
-        let registration = try paramsRegistration(signature, as: type)
+        guard let registration = try paramsRegistration(signature, as: type) else {
+            let converted = try convertingParamsRegistration(signature, as: type, params: params)
+            let value = try converted.resolve(anyParams: params, requester: self, node: node)
+            recorder?.record(signature.key)
+            recorder?.record(converted.key)
+            return value
+        }
         let value = try registration.resolve(anyParams: params, requester: self, node: node)
         recorder?.record(signature.key)
         return value
@@ -406,17 +412,21 @@ extension Locator {
         params: any Sendable,
         node: ResolutionNode?
     ) async throws(LocatorError) -> Service {
-        let registration = try paramsRegistration(signature, as: type)
+        guard let registration = try paramsRegistration(signature, as: type) else {
+            let converted = try convertingParamsRegistration(signature, as: type, params: params)
+            return try await converted.resolveAsync(anyParams: params, requester: self, node: node)
+        }
         return try await registration.resolveAsync(anyParams: params, requester: self, node: node)
     }
 
-    /// The factory registered for exactly these parameter types, else for their optional version.
+    /// The factory registered for exactly these parameter types, else for their optional version; `nil` when
+    /// neither is registered.
     private func paramsRegistration<Service: Sendable>(
         _ signature: ParamsSignatureKey,
         as type: Service.Type
-    ) throws(LocatorError) -> ParamsProvidingEntry<Service> {
+    ) throws(LocatorError) -> ParamsProvidingEntry<Service>? {
         guard let (entry, _) = lookup(signature.key) ?? signature.optionalKey.flatMap({ lookup($0) }) else {
-            throw missingParams(signature, serviceType: type)
+            return nil
         }
         guard entry.serviceID == ObjectIdentifier(type) else {
             throw .with(.typeMismatch, entry.keyDescription, note: "asked for \(Service.self)")
@@ -425,6 +435,55 @@ extension Locator {
             throw .with(.wrongParams, entry.keyDescription, note: "unsupported registration")
         }
         return registration
+    }
+
+    /// No factory takes exactly the argument types (nor their optional version): the one factory of the service
+    /// and name whose parameter types the arguments convert to (a dynamic cast succeeds, as for a protocol they
+    /// conform to), searched in the override layers, this locator and its ancestors, a nearer registration of a
+    /// signature hiding a farther one. Typed keys name their parameter type and are never converted.
+    ///
+    /// Runs only after the exact lookup missed, so a resolve that matches exactly never pays for it.
+    @inline(never)
+    private func convertingParamsRegistration<Service: Sendable>(
+        _ signature: ParamsSignatureKey,
+        as type: Service.Type,
+        params: any Sendable
+    ) throws(LocatorError) -> ParamsProvidingEntry<Service> {
+        guard !signature.base.isTypedKey else { throw missingParams(signature, serviceType: type) }
+        let id = ObjectIdentifier(type)
+        let arity = signature.parameterTypes.count
+        var seen: [RegistrationKey] = []
+        var matches: [ParamsProvidingEntry<Service>] = []
+        var layers: Locator? = OverrideScope.active?.layer
+        var locator: Locator? = self
+        while let current = layers ?? locator {
+            if layers != nil { layers = current.parent } else { locator = current.parent }
+            for entry in current.parameterisedSiblings(serviceID: id, of: signature.base)
+            where !seen.contains(entry.key) {
+                seen.append(entry.key)
+                guard let candidate = entry as? ParamsProvidingEntry<Service>, candidate.arity == arity,
+                    candidate.accepts(params)
+                else { continue }
+                matches.append(candidate)
+            }
+        }
+        guard matches.count < 2 else {
+            let description = KeyDescription(
+                serviceType: type,
+                name: signature.base.name,
+                isTypedKey: false,
+                parameterTypes: signature.parameterTypes
+            )
+            let list = matches.map(\.keyDescription.parametersText).joined(separator: ", ")
+            throw .with(
+                .ambiguousParams,
+                description,
+                note: "no factory takes these parameter types and the arguments convert to several: \(list); "
+                    + "register one for these types, or pass the arguments as the parameter types of one"
+            )
+        }
+        guard let match = matches.first else { throw missingParams(signature, serviceType: type) }
+        return match
     }
 
     /// Explains why no factory takes these parameters.

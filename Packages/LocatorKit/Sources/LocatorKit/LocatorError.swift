@@ -15,7 +15,7 @@ public struct LocatorError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Sendable {
             case notRegistered, typeMismatch, wrongParams, released, readOnly, cloneDenied, factoryFailed, cycle
-            case asyncRequired, validationFailed
+            case asyncRequired, validationFailed, ambiguousParams
         }
 
         private let base: Base
@@ -30,6 +30,9 @@ public struct LocatorError: Error, Sendable, CustomStringConvertible {
         public static let typeMismatch = Code(.typeMismatch)
         /// Parameters of the wrong type were passed, or none where the factory needs them.
         public static let wrongParams = Code(.wrongParams)
+        /// No factory takes exactly the argument types, and the arguments convert to the parameter types of several
+        /// (for example two protocols they conform to); the error names those factories.
+        public static let ambiguousParams = Code(.ambiguousParams)
         /// A weakly held instance was released and there is no factory to make another.
         public static let released = Code(.released)
         /// The locator is frozen and refuses changes.

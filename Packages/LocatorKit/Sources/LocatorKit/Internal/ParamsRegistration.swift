@@ -8,6 +8,13 @@ class ParamsProvidingEntry<Service: Sendable>: Entry, @unchecked Sendable {
     func resolveAsync(anyParams: Any, requester: Locator, node: ResolutionNode?) async throws(LocatorError) -> Service {
         throw .with(.wrongParams, keyDescription, note: "unsupported registration")
     }
+
+    /// Whether the factory can take `params` (one value, or a tuple of two for ``arity`` 2) after a dynamic cast:
+    /// the conversion a resolve falls back to when no factory takes exactly the argument types.
+    func accepts(_ params: Any) -> Bool { false }
+
+    /// How many parameters the factory takes (a tuple parameter counts as one).
+    var arity: Int { keyDescription.parameterTypes.count }
 }
 
 /// A registration whose factory takes a parameter of type `Params`; a new instance on every resolve.
@@ -49,6 +56,8 @@ final class ParamsRegistration<Service: Sendable, Params: Sendable>: ParamsProvi
     ) async throws(LocatorError) -> Service {
         try await resolveAsync(params: try params(anyParams), requester: requester, node: node)
     }
+
+    override func accepts(_ params: Any) -> Bool { params is Params }
 
     private func params(_ given: Any) throws(LocatorError) -> Params {
         guard let params = given as? Params else {
