@@ -135,6 +135,12 @@ extension Locator {
         }
     }
 
+    /// A handle that resolves `type` (and `name`) the first time it is read, then keeps that instance; it holds
+    /// this locator weakly. See ``Lazy``.
+    public func lazy<Service: Sendable>(_ type: Service.Type = Service.self, name: String? = nil) -> Lazy<Service> {
+        Lazy(locator: self, name: name)
+    }
+
     // MARK: - Implementation
 
     @inline(__always)

@@ -137,4 +137,11 @@ public struct Resolver: Sendable {
     ) -> Provider<Service> {
         locator.provider(type, name: name)
     }
+
+    /// A handle that resolves the service the first time it is read, then keeps it; see ``Lazy``.
+    ///
+    /// Like a ``Provider``, it resolves later, not now, so it can break a legitimate cycle.
+    public func lazy<Service: Sendable>(_ type: Service.Type = Service.self, name: String? = nil) -> Lazy<Service> {
+        locator.lazy(type, name: name)
+    }
 }

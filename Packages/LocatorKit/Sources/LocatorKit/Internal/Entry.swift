@@ -40,16 +40,19 @@ class Entry: @unchecked Sendable {
         isParameterised: Bool,
         isAsync: Bool,
         isForwarding: Bool = false,
-        parameterTypes: [any Any.Type] = []
+        parameterTypes: [any Any.Type] = [],
+        description: KeyDescription? = nil
     ) {
         self.key = key
         self.serviceID = ObjectIdentifier(serviceType)
-        self.keyDescription = KeyDescription(
-            serviceType: serviceType,
-            name: key.name,
-            isTypedKey: key.isTypedKey,
-            parameterTypes: parameterTypes
-        )
+        self.keyDescription =
+            description
+            ?? KeyDescription(
+                serviceType: serviceType,
+                name: key.name,
+                isTypedKey: key.isTypedKey,
+                parameterTypes: parameterTypes
+            )
         self.lifetime = lifetime
         self.sequence = sequence
         self.isParameterised = isParameterised

@@ -29,7 +29,16 @@ final class Registration<Service: Sendable>: Entry, @unchecked Sendable {
     private var generation = 0
     private var lastFailure: (generation: Int, error: LocatorError)?
 
-    init(key: RegistrationKey, lifetime: Lifetime, sequence: Int, factory: Factory, initCompleted: Hook? = nil) {
+    /// A registration of a factory; `description` names it in paths and errors when it is not its key's service
+    /// (a ``Lazy`` handle's own creation).
+    init(
+        key: RegistrationKey,
+        lifetime: Lifetime,
+        sequence: Int,
+        factory: Factory,
+        initCompleted: Hook? = nil,
+        description: KeyDescription? = nil
+    ) {
         self.factory = factory
         self.initCompleted = initCompleted
         self.state = .idle
@@ -41,7 +50,8 @@ final class Registration<Service: Sendable>: Entry, @unchecked Sendable {
             lifetime: lifetime,
             sequence: sequence,
             isParameterised: false,
-            isAsync: isAsync
+            isAsync: isAsync,
+            description: description
         )
     }
 
@@ -756,7 +766,8 @@ final class Registration<Service: Sendable>: Entry, @unchecked Sendable {
             lifetime: lifetime,
             sequence: sequence,
             factory: factory,
-            initCompleted: initCompleted
+            initCompleted: initCompleted,
+            description: keyDescription
         )
         Coordinator.lock.withLock {
             copy.dependencies = dependencies
