@@ -328,6 +328,7 @@ let package = Package(
                 "fleetd",
                 "FleetTestSupport",
                 .product(name: "ModelKit", package: "ModelKit"),
+                .product(name: "ModelKitTesting", package: "ModelKit"),
                 .product(name: "RequestKit", package: "RequestKit"),
                 .product(name: "RequestKitAsyncHTTPClient", package: "RequestKit"),
             ],

@@ -95,6 +95,17 @@ public struct FleetConfiguration: Sendable, Hashable {
         database ?? (dataDirectory as NSString).appendingPathComponent("fleet.sqlite")
     }
 
+    /// The database as logs and messages name it: the SQLite file, or the PostgreSQL server, database, user and
+    /// schema without the password (`postgresql://fleet@db:5432/fleet schema fleet`).
+    public var databaseForDisplay: String {
+        guard isPostgres, let database else { return databasePath }
+        guard let server = try? PostgresBackend.Configuration(url: database) else {
+            return "postgresql (a URL that does not parse)"
+        }
+        let name = server.database.map { "/\($0)" } ?? ""
+        return "postgresql://\(server.username)@\(server.host):\(server.port)\(name) schema \(server.schema)"
+    }
+
     /// Where a generated token is kept.
     public var tokenFilePath: String {
         (dataDirectory as NSString).appendingPathComponent("token")

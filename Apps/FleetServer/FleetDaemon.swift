@@ -185,7 +185,8 @@ public struct FleetDaemon: Sendable {
                 "starting",
                 metadata: [
                     "fleetd.address": "\(configuration.host):\(configuration.port)",
-                    "fleetd.database": "\(configuration.databasePath)",
+                    // Never the URL itself: it may carry the password.
+                    "fleetd.database": "\(configuration.databaseForDisplay)",
                 ]
             )
             try await daemon.run { port in
