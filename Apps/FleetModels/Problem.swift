@@ -74,4 +74,5 @@ public enum ProblemType {
     public static let notAcceptable = "https://fleet.example/problems/not-acceptable"
     public static let methodNotAllowed = "https://fleet.example/problems/method-not-allowed"
     public static let malformedRequest = "https://fleet.example/problems/malformed-request"
+    public static let requestTimeout = "https://fleet.example/problems/request-timeout"
 }

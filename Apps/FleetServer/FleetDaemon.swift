@@ -96,13 +96,9 @@ public struct FleetDaemon: Sendable {
                 FleetHTTP1Channel(
                     base: HTTP1Channel(
                         responder: responder,
-                        configuration: HTTP1Channel.Configuration(
-                            additionalChannelHandlers: [
-                                BodyTimeoutHandler(timeout: bodyTimeout)
-                            ],
-                            idleTimeout: .seconds(Int64(idleTimeout))
-                        )
-                    )
+                        configuration: HTTP1Channel.Configuration(idleTimeout: .seconds(Int64(idleTimeout)))
+                    ),
+                    bodyTimeout: bodyTimeout
                 )
             },
             configuration: ApplicationConfiguration(

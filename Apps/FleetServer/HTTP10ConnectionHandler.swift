@@ -89,6 +89,8 @@ struct FleetHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     typealias Value = HTTP1Channel.Value
 
     let base: HTTP1Channel
+    /// How long a request body may take from its head to its end (``RequestFramingHandler``).
+    let bodyTimeout: TimeAmount
 
     var responder: Responder { base.responder }
 
@@ -96,7 +98,7 @@ struct FleetHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
         base.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let operations = channel.pipeline.syncOperations
             let codec = try operations.handler(type: HTTP1ToHTTPServerCodec.self)
-            try operations.addHandler(RequestFramingHandler(), position: .before(codec))
+            try operations.addHandler(RequestFramingHandler(bodyTimeout: bodyTimeout), position: .before(codec))
             try operations.addHandler(HTTP10ConnectionHandler(), position: .before(codec))
             return value
         }

@@ -24,6 +24,13 @@ enum RequestBodies {
             buffer = try await body.collect(upTo: maximumBytes)
         } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
             throw tooLarge(maximumBytes)
+        } catch let error as IncompleteRequestBody where error.timedOut {
+            throw HTTPProblem(
+                408,
+                type: ProblemType.requestTimeout,
+                title: "Request timeout",
+                detail: "the request body did not arrive within the daemon's body timeout; send it again"
+            )
         } catch {
             // The client hung up or broke off its body (a declared length not reached, a chunked body without its
             // last chunk): its request is incomplete, which is its error, not the daemon's.

@@ -13,6 +13,9 @@ import NIOHTTP1
 ///   not reached, a chunked body without its last chunk or with a broken chunk, the client gone), the request's body
 ///   ends with ``IncompleteRequestBody`` instead of ending as if complete, so no route acts on part of a body,
 ///   whatever those bytes parse as. Nothing else is answered for it, and the connection closes after its answer.
+/// - **A body has `bodyTimeout` from its head to its end**, however steadily it trickles in (the idle timeout cannot
+///   catch a byte now and then): a late body ends the same way, with ``IncompleteRequestBody/timedOut`` set, so the
+///   route answers `408`, and the connection closes.
 /// - **Bytes after a `Connection: close` request are ignored** (RFC 9112 §9.6): that request keeps its answer.
 /// - **`Expect: 100-continue` gets `100 Continue`** once the request is next in line to be answered, so a client
 ///   that waits for it sends its body without a delay.
@@ -36,6 +39,14 @@ final class RequestFramingHandler: ChannelDuplexHandler, RemovableChannelHandler
     private var closeWhenAnswered = false
     /// Whether inbound bytes are no longer passed on (after a refusal, a broken body or a `Connection: close`).
     private var ignoringInput = false
+    /// How long a body may take from its request's head to its end.
+    private let bodyTimeout: TimeAmount
+    /// When the body being received is late.
+    private var bodyDeadline: Scheduled<Void>?
+
+    init(bodyTimeout: TimeAmount) {
+        self.bodyTimeout = bodyTimeout
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !ignoringInput else { return }
@@ -48,6 +59,13 @@ final class RequestFramingHandler: ChannelDuplexHandler, RemovableChannelHandler
             let expectsContinue = Self.expectsContinue(head)
             unanswered.append(expectsContinue)
             bodyOpen = true
+            if Self.announcesBody(head) {
+                let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+                bodyDeadline = context.eventLoop.scheduleTask(in: bodyTimeout) {
+                    let (handler, context) = loopBound.value
+                    if handler.bodyOpen { handler.breakOffBody(context: context, timedOut: true) }
+                }
+            }
             if expectsContinue && unanswered.count == 1 {
                 sendContinue(context: context)
             }
@@ -55,6 +73,8 @@ final class RequestFramingHandler: ChannelDuplexHandler, RemovableChannelHandler
             break
         case .end:
             bodyOpen = false
+            bodyDeadline?.cancel()
+            bodyDeadline = nil
         }
         context.fireChannelRead(data)
     }
@@ -87,6 +107,11 @@ final class RequestFramingHandler: ChannelDuplexHandler, RemovableChannelHandler
             breakOffBody(context: context)
         }
         context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        bodyDeadline?.cancel()
+        bodyDeadline = nil
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -124,11 +149,13 @@ final class RequestFramingHandler: ChannelDuplexHandler, RemovableChannelHandler
     }
 
     /// Fails the body of the request being received: the route reading it gets ``IncompleteRequestBody``.
-    private func breakOffBody(context: ChannelHandlerContext) {
+    private func breakOffBody(context: ChannelHandlerContext, timedOut: Bool = false) {
         bodyOpen = false
+        bodyDeadline?.cancel()
+        bodyDeadline = nil
         ignoringInput = true
         closeWhenAnswered = true
-        context.fireErrorCaught(IncompleteRequestBody())
+        context.fireErrorCaught(IncompleteRequestBody(timedOut: timedOut))
         if unanswered.isEmpty {
             // The request was answered before its body was complete (a refusal that needs no body).
             context.close(promise: nil)
@@ -166,6 +193,13 @@ final class RequestFramingHandler: ChannelDuplexHandler, RemovableChannelHandler
     }
 
     // MARK: - Rules
+
+    /// Whether the request has a body to wait for: a chunked one, or a `Content-Length` above zero.
+    static func announcesBody(_ head: HTTPRequestHead) -> Bool {
+        if head.headers.contains(name: "transfer-encoding") { return true }
+        guard let length = head.headers.first(name: "content-length") else { return false }
+        return length != "0"
+    }
 
     /// Whether the request waits for `100 Continue` before sending its body (HTTP/1.1 and later only; RFC 9110
     /// §10.1.1).
@@ -255,8 +289,13 @@ final class RequestFramingHandler: ChannelDuplexHandler, RemovableChannelHandler
     }
 }
 
-/// The error a request's body ends with when the connection breaks before the body is complete: a route that reads
-/// the body never sees part of it as the whole.
+/// The error a request's body ends with when the connection breaks before the body is complete, or the body is
+/// late: a route that reads the body never sees part of it as the whole.
 struct IncompleteRequestBody: Error, CustomStringConvertible {
-    var description: String { "the request body ended before it was complete" }
+    /// Whether the body did not end within the body timeout (else the stream broke).
+    var timedOut: Bool
+
+    var description: String {
+        timedOut ? "the request body did not arrive in time" : "the request body ended before it was complete"
+    }
 }

@@ -221,6 +221,25 @@ struct WireTests {
         }
     }
 
+    @Test("a body still open when the body timeout ends is 408, writes nothing, and the connection closes")
+    func aLateBodyIsARequestTimeout() async throws {
+        let fixture = try ServerFixture { $0.bodyTimeoutSeconds = 1 }
+        try await fixture.withServer { client in
+            let port = try #require(client.port)
+            let body = Self.createBody("LATE-1")
+            // The whole object, but five bytes short of the length announced: the client waits for an answer.
+            let answer = try await Self.exchange(
+                port,
+                "POST /v2/vehicles HTTP/1.1\r\nHost: x\r\n\(Self.authorization)Content-Type: application/json\r\n"
+                    + "Content-Length: \(body.utf8.count + 5)\r\n\r\n\(body)"
+            )
+            #expect(Self.statuses(answer) == [408], "\(answer.prefix(300))")
+            #expect(answer.contains("request-timeout"))
+            let list = try await client.send(.get, "/v2/vehicles", token: nil)
+            #expect(try list.jsonValue()["items"] == [], "\(list.text)")
+        }
+    }
+
     // MARK: - Expect, Host, refusals
 
     @Test("Expect: 100-continue gets 100 Continue before the body is sent")
