@@ -159,6 +159,14 @@ public struct FleetConfiguration: Sendable, Hashable {
             config,
             value throws(ConfigurationError) in
             guard !value.isEmpty else { throw ConfigurationError("database must not be empty") }
+            if let scheme = value.range(of: "://").map({ value[..<$0.lowerBound].lowercased() }),
+                scheme != "postgres", scheme != "postgresql"
+            {
+                throw ConfigurationError(
+                    "database: \(scheme):// is not a database fleetd supports; give a SQLite file path or a "
+                        + "postgres:// URL"
+                )
+            }
             config.database = value
         },
         Key(flag: "token", environment: "FLEETD_TOKEN", file: "token", isSecret: true) {

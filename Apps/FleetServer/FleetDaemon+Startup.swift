@@ -8,19 +8,35 @@ import Darwin
 
 extension FleetDaemon {
     /// What fleetd checks before it creates anything: that it can bind its address, then that its data directory
-    /// is usable (creating it when missing). A failure leaves nothing behind and says what to change.
+    /// is usable (creating it when missing), then that no other fleetd runs on its SQLite database. A failure leaves
+    /// nothing behind but the directory and says what to change.
     ///
     /// - Throws: ``StartupError``.
     public static func checkStartup(_ configuration: FleetConfiguration) throws(StartupError) {
         try checkPort(host: configuration.host, port: configuration.port)
         try prepareDataDirectory(configuration.dataDirectory)
+        if !configuration.isPostgres {
+            try checkDatabaseLock(configuration.databasePath)
+        }
     }
 
-    /// Binds `host:port` for a moment, as the server will (`SO_REUSEADDR`), and lets it go. Port 0 always passes.
+    /// Takes the database's lock for a moment and lets it go: another fleetd holding it would fail this one later,
+    /// after the token and the store were made.
+    ///
+    /// - Throws: ``StartupError/Code/databaseLocked`` when another process holds it.
+    static func checkDatabaseLock(_ databasePath: String) throws(StartupError) {
+        do {
+            try DatabaseLock(path: databasePath + ".lock").release()
+        } catch {
+            throw StartupError(.databaseLocked, subject: databasePath, message: error.detail)
+        }
+    }
+
+    /// Binds `host:port` for a moment, as the server will (`SO_REUSEADDR`), and lets it go. With port 0 the system
+    /// picks a free port, so only the host is checked: that it is an address of this machine.
     ///
     /// - Throws: ``StartupError/Code/portUnavailable`` naming the address, with what to do.
     public static func checkPort(host: String, port: Int) throws(StartupError) {
-        guard port != 0 else { return }
         let address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
         var hints = addrinfo()
         hints.ai_flags = AI_PASSIVE

@@ -50,10 +50,11 @@ public struct FleetDaemon: Sendable {
             metrics: metrics,
             cache: cache,
             store: store,
+            accessLog: logger,
             metricsText: {
                 if let cache { metrics.publish(cache) }
                 metrics.publish(store)
-                return registry.emitToString()
+                return FleetMetrics.withHelp(registry.emitToString())
             }
         )
         responder = built.router.buildResponder()
@@ -90,6 +91,10 @@ public struct FleetDaemon: Sendable {
     ) -> some ApplicationProtocol {
         let bodyTimeout = TimeAmount.seconds(Int64(configuration.bodyTimeoutSeconds))
         let idleTimeout = configuration.idleTimeoutSeconds
+        // Hummingbird's own entries below notice repeat fleetd's (its prose "Server started and listening on …"
+        // beside fleetd's `listening` with the address as a field; requests, which the access log covers).
+        var frameworkLogger = logger
+        frameworkLogger.logLevel = max(logger.logLevel, .notice)
         return Application(
             responder: responder,
             server: HTTPServerBuilder { responder in
@@ -107,7 +112,7 @@ public struct FleetDaemon: Sendable {
                 availableConnectionsDelegate: MaximumAvailableConnections(configuration.maximumConnections)
             ),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
-            logger: logger
+            logger: frameworkLogger
         )
     }
 
@@ -177,14 +182,9 @@ public struct FleetDaemon: Sendable {
         let logger = Logger(label: "fleetd")
         do {
             let daemon = try FleetDaemon(configuration: configuration, logger: logger)
-            logger.info(
-                "starting",
-                metadata: [
-                    "fleetd.address": "\(configuration.host):\(configuration.port)",
-                    // Never the URL itself: it may carry the password.
-                    "fleetd.database": "\(configuration.databaseForDisplay)",
-                ]
-            )
+            // The address comes with `listening`, once bound (with --port 0 the system picks the port).
+            // Never the database URL itself: it may carry the password.
+            logger.info("starting", metadata: ["fleetd.database": "\(configuration.databaseForDisplay)"])
             try await daemon.run { port in
                 logger.notice("listening", metadata: ["fleetd.address": "\(configuration.host):\(port)"])
             }
@@ -197,9 +197,42 @@ public struct FleetDaemon: Sendable {
                 errors.write("fleetd: \(portError(address: address, errno: failure.errnoCode))\n")
                 return 1
             }
-            logger.critical("fleetd failed", metadata: ["fleetd.error": "\(error)"])
+            // One line, as for the failures found before the start; not a log entry as well.
+            errors.write("fleetd: \(startFailure(error, configuration: configuration))\n")
             return 1
         }
+    }
+}
+
+extension FleetDaemon {
+    /// One line for a start that failed after the checks: the database could not be opened (with the likely cause
+    /// and what to check), another fleetd holds it, or the error's own description.
+    static func startFailure(_ error: any Error, configuration: FleetConfiguration) -> String {
+        let text = "\(error)"
+        let database = configuration.databaseForDisplay
+        guard let failure = error as? FleetError, failure.code == .unavailable else { return firstLine(of: text) }
+        if text.contains("another fleetd is running") { return firstLine(of: failure.detail) }
+        guard configuration.isPostgres else {
+            return "cannot open the database \(database): \(firstLine(of: failure.detail))"
+        }
+        let cause: String
+        if text.contains("Connection refused") || text.contains("errno: 111") {
+            cause = "nothing accepts connections at that address; start the server or correct the host and port"
+        } else if text.contains("28P01") || text.contains("28000") {
+            cause = "the server refused the user or the password"
+        } else if text.contains("3D000") {
+            cause = "the server has no such database; create it or correct its name"
+        } else if text.contains("timed out") || text.contains("timeout") {
+            cause = "the server did not answer in time"
+        } else {
+            cause = firstLine(of: failure.detail)
+        }
+        return "cannot open the database \(database): \(cause); check --database (or FLEETD_DATABASE)"
+    }
+
+    private static func firstLine(of text: String) -> String {
+        let line = text.prefix { $0 != "\n" }
+        return line.count > 300 ? line.prefix(300) + "…" : String(line)
     }
 }
 
@@ -226,7 +259,10 @@ final class DatabaseLock {
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let reason =
-                errno == EWOULDBLOCK ? "another fleetd is running on this database" : String(cString: strerror(errno))
+                errno == EWOULDBLOCK
+                ? "another fleetd is running on this database; stop it, or give this one another data directory with "
+                    + "--data-dir (or FLEETD_DATA_DIR)"
+                : String(cString: strerror(errno))
             close(descriptor)
             throw FleetError(.unavailable, "cannot lock \(path): \(reason)")
         }

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 public import Metrics
 import StoreKitLite
 import StoreKitLitePostgres
@@ -101,6 +102,41 @@ public final class FleetMetrics: Sendable {
             .increment(by: max(0, Self.seconds(pool.waitingTimeTotal - published.waitingTimeTotal)))
     }
 
+    /// What each metric means, as `/metrics` states it in a `# HELP` line (swift-metrics has no place for it).
+    static let help: [String: String] = [
+        "fleetd_http_requests_total": "HTTP requests answered, by method, route template and status.",
+        "fleetd_http_request_duration_seconds": "Time from a request's head to its answer, by method and route template.",
+        "fleetd_read_cache_requests_total": "Reads looked up in the read cache, by result (hit or miss).",
+        "fleetd_read_cache_entries": "Answers held in the read cache.",
+        "fleetd_read_cache_bytes": "Bytes held in the read cache (bodies and header fields).",
+        "fleetd_change_feed_connected": "1 while the writes of the other daemons sharing the store are followed.",
+        "fleetd_change_feed_batches_total": "Commits of other daemons delivered by the change feed.",
+        "fleetd_change_feed_last_read_age_seconds": "Seconds since the change feed last read the change log.",
+        "fleetd_db_pool_connections_in_use": "Database connections leased to operations now.",
+        "fleetd_db_pool_connections_max": "Database connections the pool may open.",
+        "fleetd_db_pool_waiting": "Operations waiting for a database connection now.",
+        "fleetd_db_pool_leases_total": "Database connections leased to operations.",
+        "fleetd_db_pool_failed_leases_total": "Operations that got no database connection.",
+        "fleetd_db_pool_wait_seconds_total": "Time operations spent waiting for a database connection.",
+    ]
+
+    /// `exposition` with a `# HELP` line before each `# TYPE` line of a metric ``help`` describes.
+    static func withHelp(_ exposition: String) -> String {
+        var result = ""
+        result.reserveCapacity(exposition.utf8.count + 2048)
+        for line in exposition.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("# TYPE "), let name = line.dropFirst(7).split(separator: " ").first,
+                let text = help[String(name)]
+            {
+                result += "# HELP \(name) \(text)\n"
+            }
+            result += line
+            result += "\n"
+        }
+        if result.hasSuffix("\n\n") { result.removeLast() }
+        return result
+    }
+
     private static func seconds(_ duration: Duration) -> Double {
         let (seconds, attoseconds) = duration.components
         return Double(seconds) + Double(attoseconds) / 1e18
@@ -135,9 +171,13 @@ public final class FleetMetrics: Sendable {
     }
 }
 
-/// Records every answered request in ``FleetMetrics``, problems included (it runs outside the problem middleware).
+/// Records every answered request in ``FleetMetrics``, problems included (it runs outside the problem middleware),
+/// and writes the access log: one `debug` entry per request with its method, route template, status, duration and
+/// request ID (`--log-level debug` shows it).
 struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     let metrics: FleetMetrics
+    /// Where the access log goes: fleetd's logger, whose level the configuration sets.
+    let accessLog: Logger
 
     func handle(
         _ request: Request,
@@ -146,13 +186,23 @@ struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     ) async throws -> Response {
         let start = DispatchTime.now().uptimeNanoseconds
         let response = try await next(request, context)
-        let route = context.endpointPath ?? "unmatched"
-        metrics.record(
-            method: request.method,
-            route: route,
-            status: Int(response.status.code),
-            nanoseconds: DispatchTime.now().uptimeNanoseconds &- start
-        )
+        let nanoseconds = DispatchTime.now().uptimeNanoseconds &- start
+        // Every template starts with `/`; a request no route matched is named so by the router ("NotFound").
+        let route = context.endpointPath.flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "unmatched"
+        let status = Int(response.status.code)
+        metrics.record(method: request.method, route: route, status: status, nanoseconds: nanoseconds)
+        if accessLog.logLevel <= .debug {
+            accessLog.debug(
+                "request",
+                metadata: [
+                    "http.method": "\(request.method.rawValue)",
+                    "http.route": "\(route)",
+                    "http.status": "\(status)",
+                    "http.duration_ms": "\(Double(nanoseconds / 1000) / 1000)",
+                    "http.request_id": context.logger[metadataKey: "hb.request.id"] ?? "-",
+                ]
+            )
+        }
         return response
     }
 }

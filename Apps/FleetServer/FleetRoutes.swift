@@ -2,7 +2,7 @@ import FleetModels
 import Foundation
 import HTTPTypes
 public import Hummingbird
-import Logging
+public import Logging
 import ModelKit
 import NIOCore
 import StoreKitLite
@@ -50,12 +50,13 @@ public enum FleetRoutes {
         metrics: FleetMetrics,
         cache: ReadResponseCache? = nil,
         store: FleetStore? = nil,
+        accessLog: Logger = Logger(label: "fleetd", factory: { _ in SwiftLogNoOpLogHandler() }),
         metricsText: @escaping @Sendable () -> String
     ) -> (router: Router<BasicRequestContext>, operations: [FleetOperation]) {
         // HEAD is served wherever GET is, with the GET's header fields and no body (RFC 9110 §9.3.2).
         let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
         let registry = OperationRegistry()
-        router.add(middleware: MetricsMiddleware(metrics: metrics))
+        router.add(middleware: MetricsMiddleware(metrics: metrics, accessLog: accessLog))
         router.add(middleware: ProblemMiddleware(registry: registry))
 
         registry.add(router, .get, "/health") { _, _ in
@@ -68,6 +69,10 @@ public enum FleetRoutes {
                 changeFeed: feed.map { $0.isConnected ? "following" : "reconnecting" }
             )
             return try JSONCoding.response(health, status: ready ? .ok : .serviceUnavailable)
+        }
+        // `GET /`: where the API's documents are, for a person or a tool that starts at the root.
+        registry.add(router, .get, "/") { _, _ in
+            try JSONCoding.response(Index(), status: .ok)
         }
         registry.add(router, .get, "/metrics") { _, _ in
             var headers = HTTPFields()
@@ -108,6 +113,14 @@ public enum FleetRoutes {
             registry
         )
         return (router, registry.operations)
+    }
+
+    /// What `GET /` answers.
+    struct Index: Encodable {
+        let name = "fleetd"
+        let openapi = ["v1": "/openapi/v1.json", "v2": "/openapi/v2.json"]
+        let health = "/health"
+        let metrics = "/metrics"
     }
 
     struct Health: Encodable {

@@ -1,10 +1,10 @@
-/// Why fleetd cannot start with a configuration that is otherwise valid: the port is taken, or the data directory
-/// cannot be used. Its description is one line that names the address or path, says why, and what to do.
+/// Why fleetd cannot start with a configuration that is otherwise valid: the port is taken, the data directory
+/// cannot be used, or another fleetd runs on its database. Its description is one line that names the address or path, says why, and what to do.
 public struct StartupError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of failure.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Value: String, Sendable {
-            case portUnavailable, dataDirectoryUnusable
+            case portUnavailable, dataDirectoryUnusable, databaseLocked
         }
 
         private let value: Value
@@ -14,6 +14,8 @@ public struct StartupError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let portUnavailable = Code(.portUnavailable)
         /// The data directory is a file, sits below a file, or cannot be created or written.
         public static let dataDirectoryUnusable = Code(.dataDirectoryUnusable)
+        /// Another fleetd runs on the same SQLite database.
+        public static let databaseLocked = Code(.databaseLocked)
 
         public var description: String { value.rawValue }
     }

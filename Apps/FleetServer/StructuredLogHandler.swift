@@ -3,6 +3,16 @@ public import Logging
 import ModelKit
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+
+private let systemWrite = Glibc.write
+#elseif canImport(Darwin)
+import Darwin
+
+private let systemWrite = Darwin.write
+#endif
+
 /// Writes log entries to standard error, one per line: a JSON object (`{"level":"info","message":…,"ts":…}` with the
 /// metadata as members) or a readable line. Lines from concurrent tasks never interleave.
 public struct StructuredLogHandler: LogHandler {
@@ -88,8 +98,24 @@ public final class LogSink: Sendable {
 
     func write(_ line: String) {
         if toStandardError {
+            // write(2), not FileHandle.write, which traps when the stream is gone (a reader such as `head` that
+            // has exited): a log line that cannot be written is dropped, never a reason to stop the daemon.
             lines.withLock { _ in
-                FileHandle.standardError.write(Data(line.utf8))
+                var line = line
+                line.withUTF8 { bytes in
+                    guard let base = bytes.baseAddress else { return }
+                    var offset = 0
+                    while offset < bytes.count {
+                        let written = systemWrite(STDERR_FILENO, base + offset, bytes.count - offset)
+                        if written > 0 {
+                            offset += written
+                        } else if written < 0 && errno == EINTR {
+                            continue
+                        } else {
+                            break
+                        }
+                    }
+                }
             }
         } else {
             lines.withLock { $0.append(line) }

@@ -51,7 +51,7 @@ struct OpenAPIConformanceTests {
             registered == documented,
             "only registered: \(registered.subtracting(documented)); only documented: \(documented.subtracting(registered))"
         )
-        #expect(registered.count == 22)
+        #expect(registered.count == 24)
     }
 
     @Test("every operation answers as its document says, in status, media type and schema")
@@ -132,6 +132,7 @@ struct OpenAPIConformanceTests {
             try check(v1, "get", "/v1/vehicles/{id}", try await client.send(.get, "/v1/vehicles/not-a-uuid"))
 
             for (version, document) in [(1, v1), (2, v2)] {
+                try check(document, "get", "/", try await client.send(.get, "/"))
                 try check(document, "get", "/health", try await client.send(.get, "/health"))
                 try check(document, "get", "/metrics", try await client.send(.get, "/metrics"))
                 try check(
@@ -145,7 +146,8 @@ struct OpenAPIConformanceTests {
             let reads: [(JSONValue, String, String)] = [
                 (v1, "/v1/vehicles", "/v1/vehicles"), (v1, "/v1/vehicles/{id}", "/v1/vehicles/\(id1)"),
                 (v2, "/v2/vehicles", "/v2/vehicles"), (v2, "/v2/vehicles/{id}", "/v2/vehicles/\(id2)"),
-                (v1, "/health", "/health"), (v2, "/health", "/health"), (v1, "/metrics", "/metrics"),
+                (v1, "/", "/"), (v2, "/", "/"), (v1, "/health", "/health"), (v2, "/health", "/health"),
+                (v1, "/metrics", "/metrics"),
                 (v2, "/metrics", "/metrics"), (v1, "/openapi/v1.json", "/openapi/v1.json"),
                 (v2, "/openapi/v2.json", "/openapi/v2.json"),
             ]

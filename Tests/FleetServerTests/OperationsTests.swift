@@ -3,6 +3,8 @@ import FleetServer
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import InMemoryLogging
+import Logging
 import ModelKit
 import NIOCore
 import Testing
@@ -55,8 +57,14 @@ struct OperationsTests {
             #expect(count(method: "POST", route: "/v2/vehicles", status: 201) == "1", "\(text)")
             #expect(count(method: "POST", route: "/v2/vehicles", status: 401) == "1", "\(text)")
             #expect(count(method: "GET", route: "/v1/vehicles", status: 400) == "1", "\(text)")
-            // Hummingbird labels requests no route matches as "NotFound", never with their raw path.
-            #expect(count(method: "GET", route: "NotFound", status: 404) == "1", "\(text)")
+            // Requests no route matches are labelled "unmatched", never with their raw path.
+            #expect(count(method: "GET", route: "unmatched", status: 404) == "1", "\(text)")
+            #expect(!text.contains("NotFound"))
+            // Every metric family says what it counts.
+            for line in lines where line.hasPrefix("# TYPE ") {
+                let name = line.split(separator: " ")[2]
+                #expect(lines.contains { $0.hasPrefix("# HELP \(name) ") }, "no HELP for \(name)")
+            }
             #expect(!text.contains("/no/such/route"))
             #expect(text.contains("fleetd_http_request_duration_seconds"))
             // The read cache: one hit (the second GET of the vehicle) and misses for the rest, published on scrape.
@@ -68,6 +76,41 @@ struct OperationsTests {
             #expect(!text.contains(id))
             #expect(!text.contains(missing))
         }
+    }
+
+    @Test("GET / names the OpenAPI documents, /health and /metrics")
+    func theRootPointsToTheDocuments() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.withServer { client in
+            let response = try await client.send(.get, "/", token: nil)
+            #expect(response.status == .ok)
+            let index = try response.jsonValue()
+            #expect(index["openapi"]?["v1"] == "/openapi/v1.json")
+            #expect(index["openapi"]?["v2"] == "/openapi/v2.json")
+            #expect(index["health"] == "/health")
+        }
+    }
+
+    @Test("the access log has one debug entry per request: method, route template, status, duration, request ID")
+    func accessLog() async throws {
+        let logs = InMemoryLogHandler()
+        let fixture = try ServerFixture(logs: logs, logLevel: .debug)
+        try await fixture.withServer { client in
+            let vehicle = try await client.createV2(plate: "LOG-1")
+            _ = try await client.send(.get, "/v2/vehicles/\(vehicle.id.uuidString)", token: nil)
+            _ = try await client.send(.get, "/no/such/route", token: nil)
+        }
+        let entries = logs.entries.filter { $0.message == "request" }
+        #expect(entries.count == 3, "\(logs.entries.map(\.message))")
+        let routes = entries.compactMap { $0.metadata["http.route"].map { "\($0)" } }
+        #expect(routes == ["/v2/vehicles", "/v2/vehicles/{id}", "unmatched"])
+        for entry in entries {
+            #expect(entry.level == .debug)
+            #expect(entry.metadata["http.method"] != nil && entry.metadata["http.status"] != nil)
+            #expect(entry.metadata["http.duration_ms"] != nil)
+            #expect(entry.metadata["http.request_id"].map { "\($0)" } != "-")
+        }
+        #expect(!logs.entries.contains { "\($0.message)".hasPrefix("Server started") })
     }
 
     @Test("unknown routes are 404 problems", arguments: ["/nope", "/v3/vehicles", "/v2/trucks", "/v2/vehicles/a/b"])

@@ -23,6 +23,7 @@ struct ServerFixture {
         maintenanceIntervalMonths: Int = 12,
         readCacheBytes: Int? = nil,
         logs: InMemoryLogHandler? = nil,
+        logLevel: Logger.Level = .warning,
         configure: (inout FleetConfiguration) -> Void = { _ in }
     ) throws {
         self.folder = folder ?? Self.makeFolderURL()
@@ -36,7 +37,7 @@ struct ServerFixture {
         configure(&configuration)
         var logger =
             logs.map { handler in Logger(label: "fleetd-test") { _ in handler } } ?? Logger(label: "fleetd-test")
-        logger.logLevel = .warning
+        logger.logLevel = logLevel
         daemon = try FleetDaemon(configuration: configuration, logger: logger, token: Self.token)
     }
 

@@ -79,7 +79,8 @@ public struct ModuleLifecycleService: Service, CustomStringConvertible {
         // cancelled task; a detached task does not inherit the group's cancellation.
         let once = once
         try await Task.detached { try await once.run() }.value
-        logger?.info("\(label) closed")
+        // At debug: what it closes usually says so itself (a store logs "closed store" with its location).
+        logger?.debug("\(label) closed")
     }
 
     /// Closes now, if it was not closed yet.
