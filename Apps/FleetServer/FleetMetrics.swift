@@ -105,7 +105,8 @@ public final class FleetMetrics: Sendable {
     /// What each metric means, as `/metrics` states it in a `# HELP` line (swift-metrics has no place for it).
     static let help: [String: String] = [
         "fleetd_http_requests_total": "HTTP requests answered, by method, route template and status.",
-        "fleetd_http_request_duration_seconds": "Time from a request's head to its answer, by method and route template.",
+        "fleetd_http_request_duration_seconds":
+            "Time from a request's head to its answer, by method and route template.",
         "fleetd_read_cache_requests_total": "Reads looked up in the read cache, by result (hit or miss).",
         "fleetd_read_cache_entries": "Answers held in the read cache.",
         "fleetd_read_cache_bytes": "Bytes held in the read cache (bodies and header fields).",

@@ -43,7 +43,10 @@ struct StartFailureTests {
     @Test("a database URL of another kind is a setting error: exit 2, one line, nothing created")
     func anotherKindOfDatabase() async throws {
         let folder = Self.temporaryPath()
-        let outcome = try await Self.start(["--database", "mysql://fleet:secret@127.0.0.1/fleet"], dataDirectory: folder)
+        let outcome = try await Self.start(
+            ["--database", "mysql://fleet:secret@127.0.0.1/fleet"],
+            dataDirectory: folder
+        )
         #expect(outcome.status == .exited(2))
         #expect(outcome.lines.count == 1, "\(outcome.lines)")
         #expect(outcome.lines.first?.contains("postgres://") == true)
@@ -51,7 +54,7 @@ struct StartFailureTests {
         #expect(!FileManager.default.fileExists(atPath: folder))
     }
 
-    @Test("a host that is not an address of this machine is named with --host, even with --port 0, before anything is made")
+    @Test("a host not of this machine is named with --host, even with --port 0, before anything is made")
     func anAddressOfAnotherMachine() async throws {
         let folder = Self.temporaryPath()
         // TEST-NET-1 (RFC 5737): never an address of this machine. Binding to it sends nothing anywhere.
