@@ -54,7 +54,12 @@ public enum FleetComposition {
                 logger: logger
             )
         ])
-        try locator.register(FleetStore.self) { resolver in FleetStore(try resolver.resolve(StoreStack.self)) }
+        let schema =
+            configuration.isPostgres
+            ? configuration.database.flatMap { try? PostgresBackend.Configuration(url: $0).schema } : nil
+        try locator.register(FleetStore.self) { resolver in
+            FleetStore(try resolver.resolve(StoreStack.self), schema: schema)
+        }
         try locator.register((any VehicleRepository).self) { resolver in
             StoreVehicleRepository(store: try resolver.resolve(PersistenceService.self))
         }
@@ -93,12 +98,15 @@ public struct FleetStore: Sendable {
     public let backend: any StoreBackend
     /// `sqlite` or `postgresql`.
     public let kind: String
+    /// The PostgreSQL schema holding the store's tables; `nil` for SQLite.
+    public let schema: String?
     private let feedStatus: @Sendable () -> ChangeFeedStatus?
     private let poolStatus: @Sendable () -> PostgresPoolStatus?
 
-    init(_ stack: StoreStack) {
+    init(_ stack: StoreStack, schema: String?) {
         backend = stack.backend
         kind = stack.kind.rawValue
+        self.schema = schema
         if stack.kind == .postgresql {
             feedStatus = { stack.changeFeedStatus }
         } else {

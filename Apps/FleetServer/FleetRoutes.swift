@@ -66,6 +66,7 @@ public enum FleetRoutes {
                 status: ready ? "ok" : "unavailable",
                 store: ready ? "ready" : "initializing",
                 database: store?.kind,
+                schema: store?.schema,
                 changeFeed: feed.map { $0.isConnected ? "following" : "reconnecting" }
             )
             return try JSONCoding.response(health, status: ready ? .ok : .serviceUnavailable)
@@ -128,6 +129,8 @@ public enum FleetRoutes {
         let store: String
         /// `sqlite` or `postgresql`.
         let database: String?
+        /// For PostgreSQL, the schema holding the store's tables.
+        let schema: String?
         /// For a store other daemons share: `following` while their writes are seen, else `reconnecting`.
         let changeFeed: String?
     }
