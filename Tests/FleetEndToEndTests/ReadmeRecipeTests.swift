@@ -77,7 +77,8 @@ struct ReadmeRecipeTests {
         .finished()
         let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
         let errorText = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
-        let pids = output.split(separator: "\n").first { $0.hasPrefix("PIDS ") }?.dropFirst(5)
+        let pids =
+            output.split(separator: "\n").first { $0.hasPrefix("PIDS ") }?.dropFirst(5)
             .split(separator: " ").compactMap { Int32($0) } ?? []
         defer {
             for pid in pids { kill(pid, SIGTERM) }
