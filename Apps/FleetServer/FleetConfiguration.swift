@@ -8,24 +8,8 @@ import SystemPackage
 /// The daemon's settings, from flags, environment variables and a JSON file, in that order of precedence, read with
 /// swift-configuration (its command-line arguments, environment variables and JSON file providers).
 ///
-/// | flag | environment | file key | default |
-/// |---|---|---|---|
-/// | `--host` | `FLEETD_HOST` | `host` | `127.0.0.1` |
-/// | `--port` | `FLEETD_PORT` | `port` | `8080` |
-/// | `--data-dir` | `FLEETD_DATA_DIR` | `dataDirectory` | `$XDG_DATA_HOME/fleetd`, else `~/.local/share/fleetd` |
-/// | `--database` | `FLEETD_DATABASE` | `database` | `<data dir>/fleet.sqlite` (or a `postgres://` URL) |
-/// | `--token` | `FLEETD_TOKEN` | `token` | read from, or generated into, `<data dir>/token` |
-/// | `--maintenance-interval-months` | `FLEETD_MAINTENANCE_INTERVAL_MONTHS` | `maintenanceIntervalMonths` | `12` |
-/// | `--max-body-bytes` | `FLEETD_MAX_BODY_BYTES` | `maxBodyBytes` | `65536` |
-/// | `--durability` | `FLEETD_DURABILITY` | `durability` | `full` |
-/// | `--store-execution` | `FLEETD_STORE_EXECUTION` | `storeExecution` | `suspending` |
-/// | `--read-cache-bytes` | `FLEETD_READ_CACHE_BYTES` | `readCacheBytes` | `16777216` (16 MiB; 0 turns it off); 0 on PostgreSQL |
-/// | `--idle-timeout` | `FLEETD_IDLE_TIMEOUT` | `idleTimeout` | `30` (seconds a connection may send nothing whole) |
-/// | `--body-timeout` | `FLEETD_BODY_TIMEOUT` | `bodyTimeout` | `30` (seconds from a request's head to its body's end) |
-/// | `--max-connections` | `FLEETD_MAX_CONNECTIONS` | `maxConnections` | `512` |
-/// | `--log-level` | `FLEETD_LOG_LEVEL` | `logLevel` | `info` |
-/// | `--log-format` | `FLEETD_LOG_FORMAT` | `logFormat` | `text` when standard error is a terminal, else `json` |
-/// | `--config` | `FLEETD_CONFIG` | | `<data dir>/fleetd.json` when it exists |
+/// ``keys`` is the one table of settings: each names its flag, variable and file key, its default and what it does,
+/// and the usage text (``usage``) and the README's table (``settingsTable``) are made from it.
 ///
 /// A flag is written `--name value` or `--name=value` (a value beginning with `--` only the second way); given twice,
 /// the last one counts. The file holds one JSON object whose values are strings or integers.
@@ -138,24 +122,60 @@ public struct FleetConfiguration: Sendable, Hashable {
         let file: String
         /// Read as a secret: swift-configuration's access reporters never show it.
         var isSecret = false
+        /// What the value is, as the usage text names it (`PORT`, `full|normal`).
+        let value: String
+        /// The default, in Markdown.
+        let defaultValue: String
+        /// What the setting does, in one or two sentences of Markdown.
+        let help: String
         let apply: @Sendable (inout FleetConfiguration, String) throws(ConfigurationError) -> Void
     }
 
     static let keys: [Key] = [
-        Key(flag: "host", environment: "FLEETD_HOST", file: "host") { config, value throws(ConfigurationError) in
+        Key(
+            flag: "host",
+            environment: "FLEETD_HOST",
+            file: "host",
+            value: "HOST",
+            defaultValue: "`127.0.0.1`",
+            help: "Address to bind."
+        ) { config, value throws(ConfigurationError) in
             guard !value.isEmpty else { throw ConfigurationError("host must not be empty") }
             config.host = value
         },
-        Key(flag: "port", environment: "FLEETD_PORT", file: "port") { config, value throws(ConfigurationError) in
+        Key(
+            flag: "port",
+            environment: "FLEETD_PORT",
+            file: "port",
+            value: "PORT",
+            defaultValue: "`8080`",
+            help: "Port to listen on; `0` picks a free one."
+        ) { config, value throws(ConfigurationError) in
             config.port = try integer(value, "port", in: 0...65535)
         },
-        Key(flag: "data-dir", environment: "FLEETD_DATA_DIR", file: "dataDirectory") {
+        Key(
+            flag: "data-dir",
+            environment: "FLEETD_DATA_DIR",
+            file: "dataDirectory",
+            value: "DIR",
+            defaultValue: "`$XDG_DATA_HOME/fleetd`, else `~/.local/share/fleetd`",
+            help: "Where the SQLite database, the generated token and `fleetd.json` live."
+        ) {
             config,
             value throws(ConfigurationError) in
             guard !value.isEmpty else { throw ConfigurationError("data-dir must not be empty") }
             config.dataDirectory = value
         },
-        Key(flag: "database", environment: "FLEETD_DATABASE", file: "database", isSecret: true) {
+        Key(
+            flag: "database",
+            environment: "FLEETD_DATABASE",
+            file: "database",
+            isSecret: true,
+            value: "PATH|URL",
+            defaultValue: "`<data dir>/fleet.sqlite`",
+            help:
+                "A SQLite file, or `postgres://user:password@host:port/db?sslmode=…&schema=…` for a store several fleetd share; give a URL with a password in the variable or the file, since `ps` shows flags."
+        ) {
             config,
             value throws(ConfigurationError) in
             guard !value.isEmpty else { throw ConfigurationError("database must not be empty") }
@@ -169,7 +189,15 @@ public struct FleetConfiguration: Sendable, Hashable {
             }
             config.database = value
         },
-        Key(flag: "token", environment: "FLEETD_TOKEN", file: "token", isSecret: true) {
+        Key(
+            flag: "token",
+            environment: "FLEETD_TOKEN",
+            file: "token",
+            isSecret: true,
+            value: "TOKEN",
+            defaultValue: "read from, or generated into, `<data dir>/token`",
+            help: "The bearer token for writes, at least 8 characters."
+        ) {
             config,
             value throws(ConfigurationError) in
             guard value.count >= 8 else { throw ConfigurationError("token must be at least 8 characters") }
@@ -178,16 +206,34 @@ public struct FleetConfiguration: Sendable, Hashable {
         Key(
             flag: "maintenance-interval-months",
             environment: "FLEETD_MAINTENANCE_INTERVAL_MONTHS",
-            file: "maintenanceIntervalMonths"
+            file: "maintenanceIntervalMonths",
+            value: "N",
+            defaultValue: "`12`",
+            help: "Months after a service when a vehicle is due again."
         ) { config, value throws(ConfigurationError) in
             config.maintenanceIntervalMonths = try integer(value, "maintenance-interval-months", in: 1...600)
         },
-        Key(flag: "max-body-bytes", environment: "FLEETD_MAX_BODY_BYTES", file: "maxBodyBytes") {
+        Key(
+            flag: "max-body-bytes",
+            environment: "FLEETD_MAX_BODY_BYTES",
+            file: "maxBodyBytes",
+            value: "N",
+            defaultValue: "`65536`",
+            help: "The largest request body; a larger one is `413`."
+        ) {
             config,
             value throws(ConfigurationError) in
             config.maximumBodyBytes = try integer(value, "max-body-bytes", in: 256...(64 * 1024 * 1024))
         },
-        Key(flag: "durability", environment: "FLEETD_DURABILITY", file: "durability") {
+        Key(
+            flag: "durability",
+            environment: "FLEETD_DURABILITY",
+            file: "durability",
+            value: "full|normal",
+            defaultValue: "`full`",
+            help:
+                "Commit durability (SQLite `synchronous`): `full` survives power loss, `normal` a crash of the process."
+        ) {
             config,
             value throws(ConfigurationError) in
             guard let durability = Durability(rawValue: value) else {
@@ -195,7 +241,15 @@ public struct FleetConfiguration: Sendable, Hashable {
             }
             config.durability = durability
         },
-        Key(flag: "store-execution", environment: "FLEETD_STORE_EXECUTION", file: "storeExecution") {
+        Key(
+            flag: "store-execution",
+            environment: "FLEETD_STORE_EXECUTION",
+            file: "storeExecution",
+            value: "MODE",
+            defaultValue: "`suspending`",
+            help:
+                "Where SQLite runs: `suspending` on GRDB's queues, `calling-thread` small reads and commits on the request's thread."
+        ) {
             config,
             value throws(ConfigurationError) in
             guard let execution = StoreExecution(rawValue: value) else {
@@ -203,27 +257,65 @@ public struct FleetConfiguration: Sendable, Hashable {
             }
             config.storeExecution = execution
         },
-        Key(flag: "read-cache-bytes", environment: "FLEETD_READ_CACHE_BYTES", file: "readCacheBytes") {
+        Key(
+            flag: "read-cache-bytes",
+            environment: "FLEETD_READ_CACHE_BYTES",
+            file: "readCacheBytes",
+            value: "N",
+            defaultValue: "`16777216` (16 MiB); `0` on PostgreSQL unless set",
+            help: "Memory for encoded read answers; `0` reads the store for every request."
+        ) {
             config,
             value throws(ConfigurationError) in
             config.readCacheBytes = try integer(value, "read-cache-bytes", in: 0...(4 * 1024 * 1024 * 1024))
         },
-        Key(flag: "idle-timeout", environment: "FLEETD_IDLE_TIMEOUT", file: "idleTimeout") {
+        Key(
+            flag: "idle-timeout",
+            environment: "FLEETD_IDLE_TIMEOUT",
+            file: "idleTimeout",
+            value: "SECONDS",
+            defaultValue: "`30`",
+            help:
+                "Seconds without a complete request part (idle between requests, or a head trickled byte by byte) before the connection closes."
+        ) {
             config,
             value throws(ConfigurationError) in
             config.idleTimeoutSeconds = try integer(value, "idle-timeout", in: 1...86_400)
         },
-        Key(flag: "body-timeout", environment: "FLEETD_BODY_TIMEOUT", file: "bodyTimeout") {
+        Key(
+            flag: "body-timeout",
+            environment: "FLEETD_BODY_TIMEOUT",
+            file: "bodyTimeout",
+            value: "SECONDS",
+            defaultValue: "`30`",
+            help:
+                "Seconds from a request's head to the end of its body, however steadily it trickles; a later body is `408` and nothing is written."
+        ) {
             config,
             value throws(ConfigurationError) in
             config.bodyTimeoutSeconds = try integer(value, "body-timeout", in: 1...86_400)
         },
-        Key(flag: "max-connections", environment: "FLEETD_MAX_CONNECTIONS", file: "maxConnections") {
+        Key(
+            flag: "max-connections",
+            environment: "FLEETD_MAX_CONNECTIONS",
+            file: "maxConnections",
+            value: "N",
+            defaultValue: "`512`",
+            help: "Connections served at once; more wait in the listen backlog."
+        ) {
             config,
             value throws(ConfigurationError) in
             config.maximumConnections = try integer(value, "max-connections", in: 1...1_000_000)
         },
-        Key(flag: "log-level", environment: "FLEETD_LOG_LEVEL", file: "logLevel") {
+        Key(
+            flag: "log-level",
+            environment: "FLEETD_LOG_LEVEL",
+            file: "logLevel",
+            value: "LEVEL",
+            defaultValue: "`info`",
+            help:
+                "`trace`, `debug` (adds the access log: one entry per request), `info`, `notice`, `warning`, `error` or `critical`."
+        ) {
             config,
             value throws(ConfigurationError) in
             guard let level = Logger.Level(rawValue: value) else {
@@ -233,7 +325,14 @@ public struct FleetConfiguration: Sendable, Hashable {
             }
             config.logLevel = level
         },
-        Key(flag: "log-format", environment: "FLEETD_LOG_FORMAT", file: "logFormat") {
+        Key(
+            flag: "log-format",
+            environment: "FLEETD_LOG_FORMAT",
+            file: "logFormat",
+            value: "json|text",
+            defaultValue: "`text` when standard error is a terminal, else `json`",
+            help: "Log lines on standard error: `json` (one object per line, for log collectors) or `text`."
+        ) {
             config,
             value throws(ConfigurationError) in
             guard let format = LogFormat(rawValue: value) else {
@@ -352,46 +451,82 @@ public struct FleetConfiguration: Sendable, Hashable {
     }
 
     /// The `--help` text.
-    public static let usage = """
-        USAGE: fleetd [--option value]...
+    /// The `--config` setting, which ``load(arguments:environment:errorIsTerminal:)`` reads before the others (it
+    /// says where the file with the others is).
+    static let configurationFileSetting = Key(
+        flag: "config",
+        environment: "FLEETD_CONFIG",
+        file: "",
+        value: "FILE",
+        defaultValue: "`<data dir>/fleetd.json` when it exists",
+        help: "A JSON file with settings: one object whose values are strings or integers."
+    ) { _, _ throws(ConfigurationError) in }
 
-        The fleet API daemon: /v1 and /v2 vehicles, /health, /metrics, /openapi/v1.json, /openapi/v2.json.
-        Settings come from flags, then environment variables, then a JSON configuration file, then defaults.
+    /// Every setting, in the order the usage text and `Apps/README.md` list them.
+    static var settings: [Key] { keys + [configurationFileSetting] }
 
-        OPTIONS:
-          --host HOST                        address to bind (FLEETD_HOST; default 127.0.0.1)
-          --port PORT                        port, 0 for any free one (FLEETD_PORT; default 8080)
-          --data-dir DIR                     data directory (FLEETD_DATA_DIR; default $XDG_DATA_HOME/fleetd
-                                             or ~/.local/share/fleetd)
-          --database PATH|URL                SQLite file, or postgres://user:password@host:port/db?schema=s
-                                             for a store several fleetd share (FLEETD_DATABASE; default
-                                             <data dir>/fleet.sqlite)
-          --token TOKEN                      bearer token for writes (FLEETD_TOKEN; default: read from or
-                                             generated into <data dir>/token)
-          --maintenance-interval-months N    months between services (FLEETD_MAINTENANCE_INTERVAL_MONTHS; 12)
-          --max-body-bytes N                 largest request body (FLEETD_MAX_BODY_BYTES; 65536)
-          --durability full|normal           commit durability (FLEETD_DURABILITY; full)
-          --store-execution MODE             suspending or calling-thread: where SQLite runs
-                                             (FLEETD_STORE_EXECUTION; suspending)
-          --read-cache-bytes N               memory for encoded read answers, 0 for none
-                                             (FLEETD_READ_CACHE_BYTES; 16777216, 0 on PostgreSQL)
-          --idle-timeout SECONDS             close a connection that completes no request part for this
-                                             long, a trickled head included (FLEETD_IDLE_TIMEOUT; 30)
-          --body-timeout SECONDS             close a connection whose request body has not ended this long
-                                             after its head (FLEETD_BODY_TIMEOUT; 30)
-          --max-connections N                connections served at once (FLEETD_MAX_CONNECTIONS; 512)
-          --log-level LEVEL                  trace ... critical (FLEETD_LOG_LEVEL; info)
-          --log-format json|text             log lines on standard error (FLEETD_LOG_FORMAT; text on a
-                                             terminal, else json)
-          --config FILE                      JSON configuration file (FLEETD_CONFIG; default
-                                             <data dir>/fleetd.json when it exists)
-          -h, --help                         show this text
+    /// `fleetd --help`: made from ``settings``, like the README's table (``settingsTable``).
+    public static let usage: String = {
+        var lines = [
+            "USAGE: fleetd [--option value]...",
+            "",
+            "The fleet API daemon: /v1 and /v2 vehicles, /health, /metrics, /openapi/v1.json, /openapi/v2.json.",
+            "Settings come from flags, then environment variables, then a JSON configuration file, then defaults.",
+            "",
+            "OPTIONS:",
+        ]
+        let column = 37
+        for setting in settings {
+            let name = "  --\(setting.flag) \(setting.value)"
+            let text = plain("\(setting.help) (\(setting.environment); default \(setting.defaultValue))")
+            let wrapped = wrap(text, width: 118 - column)
+            let padding = String(repeating: " ", count: max(1, column - name.count))
+            lines.append(name + padding + wrapped[0])
+            lines += wrapped.dropFirst().map { String(repeating: " ", count: column) + $0 }
+        }
+        lines += [
+            "  -h, --help" + String(repeating: " ", count: column - 12) + "show this text",
+            "",
+            "A value may also be joined, --port=8081 (a value beginning with -- must be); an option given",
+            "twice counts once, with its last value.",
+            "",
+            "EXIT CODES: 0 clean shutdown, 1 runtime failure (port, data directory, database or another fleetd",
+            "on it), 2 bad configuration.",
+        ]
+        return lines.joined(separator: "\n")
+    }()
 
-        A value may also be joined, --port=8081 (a value beginning with -- must be); an option given
-        twice counts once, with its last value.
+    /// The settings as the Markdown table `Apps/README.md` shows (a test keeps the two the same).
+    public static let settingsTable: String = {
+        var lines = ["| flag | environment | file key | default | what it does |", "|---|---|---|---|---|"]
+        for setting in settings {
+            let file = setting.file.isEmpty ? "" : "`\(setting.file)`"
+            lines.append(
+                "| `--\(setting.flag)` | `\(setting.environment)` | \(file) | \(setting.defaultValue) | \(setting.help) |"
+            )
+        }
+        return lines.joined(separator: "\n")
+    }()
 
-        EXIT CODES: 0 clean shutdown, 1 runtime failure (port, data directory or store), 2 bad configuration.
-        """
+    /// Markdown as plain text: without backticks.
+    private static func plain(_ markdown: String) -> String {
+        markdown.replacingOccurrences(of: "`", with: "")
+    }
+
+    /// `text` in lines of at most `width` characters, broken at spaces.
+    private static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += line.isEmpty ? String(word) : " " + word
+        }
+        lines.append(line)
+        return lines
+    }
 }
 
 /// A setting that is wrong, with the flag, variable or key that holds it.

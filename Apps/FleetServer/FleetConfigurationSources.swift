@@ -25,7 +25,7 @@ enum ArgumentCheck {
     }
 
     /// The options fleetd knows, without their `--` (`--help` aside).
-    static let options = ["config"] + FleetConfiguration.keys.map(\.flag)
+    static let options = FleetConfiguration.settings.map(\.flag)
 
     /// Checks `arguments` (without the program name) in order and stops at the first problem.
     ///

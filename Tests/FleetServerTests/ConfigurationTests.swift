@@ -180,7 +180,30 @@ struct ConfigurationTests {
         #expect(try await format([], ["FLEETD_LOG_FORMAT": "json"], terminal: true) == .json)
         try folder.write("fleetd.json", #"{"logFormat": "json"}"#)
         #expect(try await format([], terminal: true) == .json)
-        #expect(FleetConfiguration.usage.contains("text on a"))
+        #expect(FleetConfiguration.usage.contains("default text when standard error is a terminal"))
+    }
+
+    @Test("the README's table of settings is the one the code holds, and the usage text names every setting")
+    func oneTableOfSettings() throws {
+        let readme = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Apps/README.md")
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        let marker = try #require(text.range(of: "<!-- settings: made from FleetConfiguration.keys"))
+        let lines = text[marker.upperBound...].split(separator: "\n", omittingEmptySubsequences: false).dropFirst()
+        let table = lines.prefix { $0.hasPrefix("|") }.joined(separator: "\n")
+        #expect(
+            table == FleetConfiguration.settingsTable,
+            "Apps/README.md should hold:\n\(FleetConfiguration.settingsTable)"
+        )
+        let usage = FleetConfiguration.usage
+        for line in FleetConfiguration.settingsTable.split(separator: "\n").dropFirst(2) {
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            let flag = cells[0].replacingOccurrences(of: "`", with: "")
+            let variable = cells[1].replacingOccurrences(of: "`", with: "")
+            #expect(usage.contains("  \(flag) "), "\(flag)")
+            #expect(usage.contains("(\(variable);"), "\(variable)")
+        }
     }
 
     @Test("--help and -h ask for the usage text")
