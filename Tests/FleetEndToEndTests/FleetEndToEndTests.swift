@@ -145,7 +145,7 @@ struct FleetEndToEndTests {
         let synced = await cli.run(["sync"])
         #expect(synced.code == 0, "\(synced.error)")
         #expect(await daemon.stop() == 0, "fleetd exits cleanly on SIGTERM")
-        #expect(daemon.logText.contains("store closed"), "the store is closed during graceful shutdown")
+        #expect(daemon.logText.contains("\"message\":\"closed store\""), "the store is closed during graceful shutdown")
         let offline = await cli.run(["vehicles", "list", "--offline", "--json"])
         #expect(offline.code == 0, "\(offline.error)")
         guard case .array(let vehicles) = try JSONValue(parsing: offline.output) else {
