@@ -73,4 +73,63 @@ struct HTTPBinPeerTests {
             #expect(ContinuousClock.now - start < .seconds(15))
         }
     }
+
+    // MARK: - The request's Cache-Control directives against httpbin's /cache/{n}
+
+    /// A GET of `path` asking `directives`: its Cache-Status, and the `Cache-Control` httpbin saw (httpbin echoes the
+    /// request's fields, so an answer from the cache shows the fields of the request that stored it).
+    static func get(
+        _ client: RequestClient,
+        _ path: String,
+        asking directives: String? = nil
+    ) async throws -> (status: String?, echoed: String?) {
+        var request = client.makeRequest(.get, path)
+        if let directives { request = request.header(.cacheControl, directives) }
+        let response = try await request.submit()
+        let echoed: String?
+        if case .string(let value)? = response.value.json?["headers"]?["Cache-Control"] {
+            echoed = value
+        } else {
+            echoed = nil
+        }
+        return (response.headerFields[cacheStatusName], echoed)
+    }
+
+    @Test func aRequestsMaxAgeAndMinFreshSendAFreshAnswerBackToTheServer() async throws {
+        let clock = CacheTestClock()
+        var configuration = RequestClient.Configuration()
+        configuration.cache = HTTPCache(store: MemoryCacheStore(), now: clock.read)
+        try await withHTTPBin(configuration: configuration) { client in
+            // httpbin answers /cache/60 with `Cache-Control: public, max-age=60`.
+            #expect(try await Self.get(client, "cache/60").status == "RequestKit; fwd=miss; stored")
+            clock.advance(10)
+            #expect(try await Self.get(client, "cache/60").status == "RequestKit; hit; ttl=50")
+            let zero = try await Self.get(client, "cache/60", asking: "max-age=0")
+            #expect(zero.status?.hasPrefix("RequestKit; fwd=request") == true, "\(zero)")
+            #expect(zero.echoed == "max-age=0", "httpbin saw the request")
+            clock.advance(45)
+            let minFresh = try await Self.get(client, "cache/60", asking: "min-fresh=30")
+            #expect(minFresh.echoed == "min-fresh=30", "\(minFresh)")
+            #expect(try await Self.get(client, "cache/60", asking: "min-fresh=30").status == "RequestKit; hit; ttl=60")
+        }
+    }
+
+    @Test func aRequestsMaxStaleAndOnlyIfCachedDecideAboutAStaleAnswerWithoutAskingTheServer() async throws {
+        let clock = CacheTestClock()
+        var configuration = RequestClient.Configuration()
+        configuration.cache = HTTPCache(store: MemoryCacheStore(), now: clock.read)
+        try await withHTTPBin(configuration: configuration) { client in
+            _ = try await Self.get(client, "cache/10")
+            clock.advance(30)
+            let accepted = try await Self.get(client, "cache/10", asking: "max-stale=60")
+            #expect(accepted.status == "RequestKit; hit; ttl=-20")
+            #expect(accepted.echoed == nil, "answered from the cache")
+            let cached = await #expect(throws: RequestKitError.self) {
+                _ = try await Self.get(client, "cache/10", asking: "only-if-cached")
+            }
+            #expect(cached?.code == .notCached)
+            let refused = try await Self.get(client, "cache/10", asking: "max-stale=5")
+            #expect(refused.echoed == "max-stale=5", "sent to httpbin: \(refused)")
+        }
+    }
 }

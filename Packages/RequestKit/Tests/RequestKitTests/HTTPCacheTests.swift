@@ -206,6 +206,80 @@ struct HTTPCacheTests {
         #expect(mock.requests[1].headerFields[.ifNoneMatch] == "\"v1\"")
     }
 
+    // MARK: - The request's own directives (RFC 9111 section 5.2.1)
+
+    /// A GET of `path` with `Cache-Control: directives`, its text and Cache-Status.
+    func get(_ client: RequestClient, _ path: String, asking directives: String) async throws -> (String?, String?) {
+        let response = try await client.makeRequest(.get, path).header(.cacheControl, directives).submit()
+        return (response.value.text, response.headerFields[cacheStatusName])
+    }
+
+    @Test func aRequestsMaxAgeZeroRevalidatesAFreshAnswer() async throws {
+        serve("fleet", headers: [("Cache-Control", "max-age=60"), ("ETag", "\"v1\"")])
+        let client = client()
+        _ = try await get(client, "fleet")
+        clock.advance(1)
+        let (text, status) = try await get(client, "fleet", asking: "max-age=0")
+        #expect(text == "answer 2")
+        #expect(status == "RequestKit; fwd=request; fwd-status=200; stored")
+        #expect(mock.requests.count == 2)
+        #expect(mock.requests[1].headerFields[.ifNoneMatch] == "\"v1\"")
+    }
+
+    @Test func aRequestsMaxAgeCapsTheAgeOfAnAnswerUsedWithoutValidation() async throws {
+        serve("fleet", headers: [("Cache-Control", "max-age=60")])
+        let client = client()
+        _ = try await get(client, "fleet")
+        clock.advance(10)
+        #expect(try await get(client, "fleet", asking: "max-age=30").1 == "RequestKit; hit; ttl=50")
+        clock.advance(30)
+        #expect(
+            try await get(client, "fleet", asking: "max-age=30").1 == "RequestKit; fwd=request; fwd-status=200; stored"
+        )
+    }
+
+    @Test func aRequestsMinFreshAsksForFreshnessLeft() async throws {
+        serve("fleet", headers: [("Cache-Control", "max-age=60")])
+        let client = client()
+        _ = try await get(client, "fleet")
+        clock.advance(10)
+        #expect(try await get(client, "fleet", asking: "min-fresh=20").1 == "RequestKit; hit; ttl=50")
+        clock.advance(40)
+        #expect(try await get(client, "fleet", asking: "min-fresh=20").0 == "answer 2")
+    }
+
+    @Test func aRequestsMaxStaleAcceptsThatMuchStalenessButNeverPastMustRevalidate() async throws {
+        serve("fleet", headers: [("Cache-Control", "max-age=10")])
+        serve("strict", headers: [("Cache-Control", "max-age=10, must-revalidate")])
+        let client = client()
+        _ = try await get(client, "fleet")
+        _ = try await get(client, "strict")
+        clock.advance(30)
+        #expect(try await get(client, "fleet", asking: "max-stale=30").1 == "RequestKit; hit; ttl=-20")
+        #expect(try await get(client, "fleet", asking: "max-stale").1 == "RequestKit; hit; ttl=-20")
+        #expect(try await get(client, "fleet", asking: "max-stale=10").0 == "answer 2")
+        #expect(try await get(client, "strict", asking: "max-stale").0 == "answer 2")
+    }
+
+    @Test func aRequestsOnlyIfCachedTakesAStoredAnswerThatMeetsItsOtherDirectivesOrNone() async throws {
+        serve("fleet", headers: [("Cache-Control", "max-age=10")])
+        let client = client()
+        let miss = await #expect(throws: RequestKitError.self) {
+            try await get(client, "fleet", asking: "only-if-cached")
+        }
+        #expect(miss?.code == .notCached)
+        #expect(mock.requests.isEmpty)
+        _ = try await get(client, "fleet")
+        #expect(try await get(client, "fleet", asking: "only-if-cached").1 == "RequestKit; hit; ttl=10")
+        clock.advance(30)
+        let stale = await #expect(throws: RequestKitError.self) {
+            try await get(client, "fleet", asking: "only-if-cached")
+        }
+        #expect(stale?.code == .notCached)
+        #expect(try await get(client, "fleet", asking: "only-if-cached, max-stale=60").1 == "RequestKit; hit; ttl=-20")
+        #expect(mock.requests.count == 1)
+    }
+
     @Test func privateAnswersAreStoredByThisPrivateCache() async throws {
         serve("me", headers: [("Cache-Control", "private, max-age=60")])
         let client = client()

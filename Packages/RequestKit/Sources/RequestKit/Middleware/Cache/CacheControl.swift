@@ -12,6 +12,10 @@ struct CacheControl: Sendable, Equatable {
     var isPublic = false
     var isPrivate = false
     var onlyIfCached = false
+    /// A request's `max-stale`: how stale an answer it accepts, ``largestDelta`` when given without a value.
+    var maxStale: Int?
+    /// A request's `min-fresh`: how much freshness an answer must have left.
+    var minFresh: Int?
     var staleIfError: Int?
     var staleWhileRevalidate: Int?
 
@@ -47,6 +51,9 @@ struct CacheControl: Sendable, Equatable {
             case "public": isPublic = true
             case "private": isPrivate = true
             case "only-if-cached": onlyIfCached = true
+            // Without a value, any staleness (RFC 9111 section 5.2.1.2).
+            case "max-stale": maxStale = value == nil ? Self.largestDelta : Self.seconds(value)
+            case "min-fresh": minFresh = Self.seconds(value)
             case "stale-if-error": staleIfError = Self.seconds(value)
             case "stale-while-revalidate": staleWhileRevalidate = Self.seconds(value)
             default: break

@@ -3,7 +3,8 @@ import Foundation
 /// What the HTTP cache does with a request once it has looked in its store: the pure part of a lookup, decided
 /// from the request's policy and directives, the stored answer and the time.
 enum CacheDecision: Equatable {
-    /// Answer with the stored answer; `stale` when it is past its freshness (only-if-cached or `reuse(maxAge:)`).
+    /// Answer with the stored answer; `stale` when it is past its freshness (``CachePolicy/onlyIfCached``,
+    /// ``CachePolicy/reuse(maxAge:)`` or the request's `max-stale`).
     case hit(stale: Bool)
     /// Send the request with the stored answer's validators; `byRequest` when the stored answer was fresh but the
     /// request asked for revalidation (`Cache-Control: no-cache`).
@@ -42,6 +43,12 @@ enum CacheDecision: Equatable {
     }
 
     /// Decides from a stored answer's ``Freshness``.
+    ///
+    /// The request's own directives (RFC 9111 section 5.2.1) narrow what the server allowed: `max-age` caps the age
+    /// of an answer used without validation, `min-fresh` asks for freshness left, `max-stale` accepts an answer that
+    /// much past its freshness (never one the server marked `must-revalidate` or `no-cache`), and `only-if-cached`
+    /// asks for a stored answer that meets the others or none at all. ``CachePolicy/onlyIfCached`` and
+    /// ``CachePolicy/reuse(maxAge:)`` are the caller's own choices and go before them.
     static func decide(policy: CachePolicy, requestControl: CacheControl, freshness: Freshness) -> CacheDecision {
         let control = freshness.control
         let age = freshness.age
@@ -49,15 +56,32 @@ enum CacheDecision: Equatable {
         if let maxAge = policy.maxAge, age <= maxAge.timeInterval {
             return .hit(stale: !fresh)
         }
-        if policy.answersOnlyFromCache || requestControl.onlyIfCached {
+        if policy.answersOnlyFromCache {
             if fresh && !control.noCache { return .hit(stale: false) }
             return control.noCache || control.mustRevalidate ? .notCached : .hit(stale: true)
         }
-        if fresh, !control.noCache {
+        let youngEnough = requestControl.maxAge.map { age <= TimeInterval($0) } ?? true
+        let freshEnough = fresh && youngEnough && !control.noCache
+            && (requestControl.minFresh.map { freshness.lifetime - age >= TimeInterval($0) } ?? true)
+        let staleAccepted =
+            !fresh && youngEnough && !control.noCache && !control.mustRevalidate
+            && (requestControl.maxStale.map { age - freshness.lifetime <= TimeInterval($0) } ?? false)
+        if requestControl.onlyIfCached {
+            if freshEnough { return .hit(stale: false) }
+            return staleAccepted ? .hit(stale: true) : .notCached
+        }
+        if freshEnough {
             return requestControl.noCache ? .revalidate(byRequest: true) : .hit(stale: false)
         }
-        if !fresh, !control.noCache, !control.mustRevalidate, !requestControl.noCache,
-            let window = control.staleWhileRevalidate,
+        if staleAccepted, !requestControl.noCache {
+            return .hit(stale: true)
+        }
+        if fresh, !control.noCache {
+            // Fresh for the server, but too old or too close to stale for the request.
+            return .revalidate(byRequest: true)
+        }
+        if !fresh, !control.noCache, !control.mustRevalidate, !requestControl.noCache, requestControl.maxAge == nil,
+            requestControl.minFresh == nil, let window = control.staleWhileRevalidate,
             age - freshness.lifetime <= TimeInterval(window)
         {
             return .hitWhileRevalidating
