@@ -222,32 +222,61 @@ struct RetryTests {
 
     // MARK: - Waits
 
-    @Test func retryAfterInSecondsIsCappedByTheMaximumBackoff() async throws {
+    @Test func aRetryAfterLongerThanTheMaximumBackoffEndsTheRetriesWithTheAnswerAtHand() async throws {
         let recorder = AttemptRecorder()
         let (client, mock) = try mockClient(quickPolicy(attempts: 2), observers: [recorder])
         let script = Script([TestResponse(status: 503, headers: [("Retry-After", "120")]), .text("ok")])
         mock.on(.get, "vehicles") { _ in script.next() }
+        let error = try await #require(throws: RequestKitError.self) { try await client.get("vehicles") }
+        #expect(error.status == 503)
+        #expect(mock.requests.count == 1)
+        #expect(recorder.attempts.value.map(\.retryDelay) == [nil])
+    }
+
+    @Test func aRetryAfterIsAFloorUnderTheBackoff() async throws {
+        let recorder = AttemptRecorder()
+        var policy = quickPolicy(attempts: 3)
+        policy.maximumBackoff = .seconds(1)
+        let (client, mock) = try mockClient(policy, observers: [recorder])
+        let script = Script([
+            TestResponse(status: 503, headers: [("Retry-After", "0")]),
+            TestResponse(status: 429, headers: [("Retry-After", "1")]),
+            .text("ok"),
+        ])
+        mock.on(.get, "vehicles") { _ in script.next() }
+        let started = ContinuousClock.now
         _ = try await client.get("vehicles")
-        #expect(recorder.attempts.value.map(\.retryDelay) == [.milliseconds(5), nil])
+        // The backoff where the server asks for less; the server's wait where it asks for more.
+        #expect(recorder.attempts.value.map(\.retryDelay) == [.milliseconds(1), .seconds(1), nil])
+        #expect(ContinuousClock.now - started >= .seconds(1))
     }
 
     @Test func retryAfterAsAnHTTPDateIsHonoured() async throws {
         let recorder = AttemptRecorder()
-        let (client, mock) = try mockClient(quickPolicy(attempts: 3), observers: [recorder])
+        var policy = quickPolicy(attempts: 3)
+        policy.maximumBackoff = .seconds(5)
+        let (client, mock) = try mockClient(policy, observers: [recorder])
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        let future = formatter.string(from: Date().addingTimeInterval(3_600))
+        let soon = formatter.string(from: Date().addingTimeInterval(2))
         let past = formatter.string(from: Date().addingTimeInterval(-3_600))
         let script = Script([
-            TestResponse(status: 503, headers: [("Retry-After", future)]),
+            TestResponse(status: 503, headers: [("Retry-After", soon)]),
             TestResponse(status: 429, headers: [("Retry-After", past)]),
             .text("ok"),
         ])
         mock.on(.get, "vehicles") { _ in script.next() }
         _ = try await client.get("vehicles")
-        #expect(recorder.attempts.value.map(\.retryDelay) == [.milliseconds(5), .zero, nil])
+        let delays = recorder.attempts.value.map(\.retryDelay)
+        try #require(delays.count == 3)
+        // The date is whole seconds: one to two seconds ahead.
+        let first = try #require(delays[0])
+        #expect(first > .milliseconds(900) && first <= .seconds(2), "\(first)")
+        // A date in the past asks for no wait: the backoff stands.
+        #expect(delays[1] == .milliseconds(2))
+        #expect(delays[2] == nil)
     }
 
     @Test func aRetryAfterPastTheDeadlineEndsTheRetries() async throws {

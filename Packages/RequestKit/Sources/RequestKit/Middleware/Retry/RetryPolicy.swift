@@ -34,7 +34,8 @@ public struct RetryPolicy: Sendable {
     public var initialBackoff: Duration
     /// The factor between one backoff and the next.
     public var backoffMultiplier: Double
-    /// The longest wait before a retry, `Retry-After` included.
+    /// The longest wait before a retry. A `Retry-After` that asks for longer ends the retries: the call fails with
+    /// the answer it has.
     public var maximumBackoff: Duration
     /// How long all attempts and waits together may take, from the first attempt, or `nil` for no limit. An attempt
     /// still waiting for its response head at the deadline is cancelled and fails with
@@ -51,9 +52,6 @@ public struct RetryPolicy: Sendable {
     /// Whether `POST` and `PATCH` requests (every method outside ``idempotentMethods``) get an `Idempotency-Key`
     /// field and are retried, as with ``RetryMode/withIdempotencyKey`` on each of them. Off by default.
     public var addsIdempotencyKeys: Bool
-    /// Whether a `Retry-After` field (seconds or an HTTP date) sets the wait, capped by ``maximumBackoff`` and the
-    /// ``deadline``. On by default.
-    public var honoursRetryAfter: Bool
 
     /// Creates a policy.
     public init(
@@ -66,7 +64,6 @@ public struct RetryPolicy: Sendable {
         retryableStatuses: Set<Int> = [408, 429, 502, 503, 504],
         idempotentMethods: Set<HTTPRequest.Method> = [.get, .head, .put, .delete, .options],
         addsIdempotencyKeys: Bool = false,
-        honoursRetryAfter: Bool = true,
         retriesError: @escaping @Sendable (RequestKitError) -> Bool = RetryPolicy.isTransient
     ) {
         self.maximumAttempts = maximumAttempts
@@ -78,7 +75,6 @@ public struct RetryPolicy: Sendable {
         self.retryableStatuses = retryableStatuses
         self.idempotentMethods = idempotentMethods
         self.addsIdempotencyKeys = addsIdempotencyKeys
-        self.honoursRetryAfter = honoursRetryAfter
         self.retriesError = retriesError
     }
 

@@ -47,16 +47,15 @@ struct RetryStateMachine {
         random: () -> Double
     ) -> Decision {
         guard attempt < policy.maximumAttempts, isRetryable(outcome) else { return .stop }
-        var delay: Duration
-        if policy.honoursRetryAfter, case .status(_, let field?) = outcome,
-            let requested = Self.retryAfter(field, now: date)
-        {
-            delay = min(requested, policy.maximumBackoff)
-        } else {
-            delay = policy.backoff(beforeRetry: attempt)
-            if policy.jitter.spreads {
-                delay = .seconds(RetryPolicy.seconds(delay) * min(max(random(), 0), 1))
-            }
+        var delay = policy.backoff(beforeRetry: attempt)
+        if policy.jitter.spreads {
+            delay = .seconds(RetryPolicy.seconds(delay) * min(max(random(), 0), 1))
+        }
+        if case .status(_, let field?) = outcome, let requested = Self.retryAfter(field, now: date) {
+            // The server's wait is a floor: a retry never goes out sooner. A wait longer than the policy allows
+            // ends the retries with the answer at hand rather than retrying early.
+            guard requested <= policy.maximumBackoff else { return .stop }
+            delay = max(delay, requested)
         }
         if let deadline, now + delay >= deadline { return .stop }
         attempt += 1
