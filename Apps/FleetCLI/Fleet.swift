@@ -32,6 +32,11 @@ public enum Fleet {
             }
             return reportParseError(error, context: context)
         }
+        // `--version` is the root's flag, and ArgumentParser takes a parent's flag after a subcommand's name too.
+        if arguments.prefix(while: { $0 != "--" }).contains("--version") {
+            context.output.line(FleetCommand.version)
+            return FleetExitCode.success
+        }
         guard let runnable = command as? any FleetRunnable else {
             // `fleet help …`, or a command group without a subcommand: their `run()` throws the request for
             // help, which is printed like any other parse outcome.

@@ -11,17 +11,14 @@ struct FleetHelpTests {
             ["vehicles", "sync", "env", "request", "download", "EXIT CODES", "FLEET_TOKEN", "FLEETD_PORT", "NO_COLOR"]
         ),
         (["vehicles"], ["list", "get", "add", "update", "remove"]),
-        (
-            ["vehicles", "list"],
-            ["--make", "--model-year", "--due", "--page-size", "--offline", "--env", "--api", "--json", "--token"]
-        ),
-        (["vehicles", "get"], ["<id>", "--offline", "--api"]),
-        (["vehicles", "add"], ["--plate", "--make", "--model", "--year", "--due", "--last-serviced", "--token"]),
+        (["vehicles", "list"], ["--make", "--model-year", "--due", "--page-size", "--offline"]),
+        (["vehicles", "get"], ["<id>", "--offline"]),
+        (["vehicles", "add"], ["--plate", "--make", "--model", "--year", "--due", "--last-serviced"]),
         (["vehicles", "update"], ["<id>", "--plate", "--year", "--due", "--last-serviced", "--revision", "If-Match"]),
         (["vehicles", "remove"], ["<id>", "--revision"]),
-        (["sync"], ["--page-size", "--env"]),
+        (["sync"], ["--page-size"]),
         (["env"], ["list", "use", "add"]),
-        (["env", "list"], ["--json"]),
+        (["env", "list"], []),
         (["env", "use"], ["<name>"]),
         (["env", "add"], ["<name>", "<url>", "--use", "--token", "--token-file"]),
         (["request"], ["<method>", "<path>", "--header", "--data", "--data-file", "--include"]),
@@ -43,6 +40,50 @@ struct FleetHelpTests {
         }
     }
 
+    @Test(arguments: cases.dropFirst())
+    func subcommandHelpPointsToTheRootForTheGlobalOptions(arguments: [String], mentions: [String]) async throws {
+        let harness = try CLIHarness()
+        defer { harness.remove() }
+        let outcome = await harness.run(arguments + ["--help"])
+        let pointer = "Global options (--env, --api, --json, --token): see 'fleet --help'."
+        #expect(outcome.output.components(separatedBy: pointer).count == 2, "\(arguments): one pointer line")
+        for option in ["--env <env>", "--api <api>", "--token <token>", "--version", "  --json "] {
+            #expect(!outcome.output.contains(option), "\(arguments) lists \(option)")
+        }
+    }
+
+    @Test func theRootHelpListsTheGlobalOptionsOnce() async throws {
+        let harness = try CLIHarness()
+        defer { harness.remove() }
+        let outcome = await harness.run(["--help"])
+        for option in ["  --env <env>", "  --api <api>", "  --json ", "  --token <token>", "  --version "] {
+            #expect(outcome.output.components(separatedBy: option).count == 2, "\(option) once")
+        }
+    }
+
+    /// The whole help of one command, as a person sees it in an 80-column terminal.
+    @Test func theHelpOfARemoveIsPinned() {
+        let help = FleetCommand.helpMessage(for: VehiclesRemoveCommand.self, columns: 80)
+        #expect(
+            help == """
+                OVERVIEW: Remove a vehicle (needs the token).
+
+                Global options (--env, --api, --json, --token): see 'fleet --help'.
+
+                USAGE: fleet vehicles remove <id> [--revision <revision>]
+
+                ARGUMENTS:
+                  <id>                    The vehicle's ID (a UUID).
+
+                OPTIONS:
+                  --revision <revision>   Remove only if the vehicle is still at this revision
+                                          (v2 only).
+                  -h, --help              Show help information.
+
+                """
+        )
+    }
+
     @Test func helpMessagesComeFromTheCommandTypes() {
         let list = FleetCommand.helpMessage(for: VehiclesListCommand.self, columns: 200)
         #expect(list.contains("--offline"))
@@ -56,9 +97,11 @@ struct FleetHelpTests {
     @Test func versionPrintsAndExitsWithZero() async throws {
         let harness = try CLIHarness()
         defer { harness.remove() }
-        let outcome = await harness.run(["--version"])
-        #expect(outcome.code == 0)
-        #expect(outcome.output.trimmingCharacters(in: .whitespacesAndNewlines) == "0.1.0")
+        for arguments in [["--version"], ["vehicles", "list", "--version"]] {
+            let outcome = await harness.run(arguments)
+            #expect(outcome.code == 0, "\(arguments)")
+            #expect(outcome.output == "0.1.0\n", "\(arguments)")
+        }
     }
 
     @Test func usageErrorsExitWithTwo() async throws {

@@ -11,10 +11,12 @@ public struct EnvAddCommand: FleetRunnable {
             --token stores a token with the environment; --token-file records a file to read it from at each run, \
             such as the token file of a second fleetd: --token-file <its data dir>/token. Without either, an \
             environment added again keeps what it had.
+
+            \(GlobalOptions.helpPointer)
             """
     )
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(visibility: .hidden) public var global: GlobalOptions
 
     @Argument(help: "The environment's name, for example staging.")
     public var name: String

@@ -8,10 +8,11 @@ import RequestKit
 public struct VehiclesGetCommand: FleetRunnable {
     public static let configuration = CommandConfiguration(
         commandName: "get",
-        abstract: "Show one vehicle."
+        abstract: "Show one vehicle.",
+        discussion: GlobalOptions.helpPointer
     )
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(visibility: .hidden) public var global: GlobalOptions
 
     @Argument(help: "The vehicle's ID (a UUID).")
     public var id: String

@@ -7,10 +7,11 @@ import RequestKit
 public struct VehiclesListCommand: FleetRunnable {
     public static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List vehicles, every page, optionally filtered."
+        abstract: "List vehicles, every page, optionally filtered.",
+        discussion: GlobalOptions.helpPointer
     )
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(visibility: .hidden) public var global: GlobalOptions
 
     @Option(help: "Only vehicles of this make (exact match).")
     public var make: String?
