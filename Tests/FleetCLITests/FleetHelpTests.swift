@@ -1,6 +1,7 @@
 import ArgumentParser
 import FleetCLI
 import Foundation
+import ModelKit
 import Testing
 
 /// `--help` of every command parses, exits with 0 and mentions the command's options.
@@ -159,5 +160,90 @@ struct FleetUnknownOptionTests {
         // A joined value is a value; the error is the unknown environment, not an unknown option.
         let outcome = await harness.run(["request", "POST", "v2/vehicles", "--data=--x", "--env", "nowhere"])
         #expect(outcome.code == 5, "\(outcome.error)")
+    }
+}
+
+/// A word that should name a command and names none is reported with the nearest real command.
+struct FleetUnknownCommandTests {
+    @Test(arguments: [
+        (["vehicles", "delete", "0190a1b2-0000-7000-8000-000000000000"], "delete", "remove", "fleet vehicles"),
+        (["vehicles", "rm", "0190a1b2-0000-7000-8000-000000000000"], "rm", "remove", "fleet vehicles"),
+        (["vehicles", "lst"], "lst", "list", "fleet vehicles"),
+        (["vehicles", "ls", "--make", "Volvo"], "ls", "list", "fleet vehicles"),
+        (["--env", "staging", "vehicles", "udpate", "x"], "udpate", "update", "fleet vehicles"),
+        (["vehicle", "list"], "vehicle", "vehicles", "fleet"),
+        (["env", "switch", "staging"], "switch", "use", "fleet env"),
+    ])
+    func anUnknownCommandIsNamedWithTheNearestRealOne(
+        arguments: [String],
+        typed: String,
+        meant: String,
+        group: String
+    ) async throws {
+        let harness = try CLIHarness()
+        defer { harness.remove() }
+        let outcome = await harness.run(arguments)
+        #expect(outcome.code == 2)
+        #expect(
+            outcome.error
+                == "Error: Unknown command '\(typed)'. Did you mean '\(meant)'?\n  See '\(group) --help' for the commands.\n"
+        )
+        #expect(outcome.output.isEmpty)
+    }
+
+    @Test func aWordCloseToNothingGetsNoSuggestion() async throws {
+        let harness = try CLIHarness()
+        defer { harness.remove() }
+        let outcome = await harness.run(["nonsense"])
+        #expect(outcome.code == 2)
+        #expect(outcome.error == "Error: Unknown command 'nonsense'.\n  See 'fleet --help' for the commands.\n")
+    }
+
+    @Test func argumentsOfACommandThatRunsAreNotMistakenForCommands() async throws {
+        let harness = try CLIHarness()
+        defer { harness.remove() }
+        // `get` takes an ID; `request` a method and a path: none of these words is a command's name.
+        let outcome = await harness.run(["vehicles", "get", "not-a-uuid"])
+        #expect(outcome.code == 7, "\(outcome.error)")
+        let request = await harness.run(["request", "DELETE", "v2/vehicles/x", "--offline"])
+        #expect(request.error.contains("--offline answers GET and HEAD requests only"))
+    }
+}
+
+/// With `--json`, a usage error is one JSON object on standard error, shaped like every other error.
+struct FleetJSONUsageErrorTests {
+    @Test(arguments: [
+        (["vehicles", "list", "--json", "--bogus"], "Unknown option '--bogus'."),
+        (
+            ["--json", "vehicles", "add", "--plate", "A-1", "--mak", "Volvo"],
+            "Unknown option '--mak'. Did you mean '--make'?"
+        ),
+        (["--json", "vehicles", "delete", "x"], "Unknown command 'delete'. Did you mean 'remove'?"),
+        (["vehicles", "get", "--json"], "Missing expected argument '<id>'"),
+        (
+            ["vehicles", "list", "--api", "v9", "--json"],
+            "The value 'v9' is invalid for '--api <api>'. Please provide one of 'v1' and 'v2'."
+        ),
+        (["vehicles", "list", "--page-size", "0", "--json"], "--page-size must be between 1 and 500."),
+    ])
+    func usageErrorsAreOneJSONObject(arguments: [String], message: String) async throws {
+        let harness = try CLIHarness()
+        defer { harness.remove() }
+        let outcome = await harness.run(arguments)
+        #expect(outcome.code == 2)
+        #expect(outcome.output.isEmpty)
+        let error = try JSONValue(parsing: outcome.error)
+        #expect(error["error"]?.stringValue == "usage", "\(outcome.error)")
+        #expect(error["message"]?.stringValue == message, "\(outcome.error)")
+        #expect(error["exitCode"] == .integer(2))
+    }
+
+    @Test func withoutJSONUsageErrorsStayText() async throws {
+        let harness = try CLIHarness()
+        defer { harness.remove() }
+        let outcome = await harness.run(["vehicles", "get"])
+        #expect(outcome.code == 2)
+        #expect(outcome.error.hasPrefix("Error: Missing expected argument '<id>'"))
+        #expect(outcome.error.contains("Usage: fleet vehicles get <id>"))
     }
 }
