@@ -18,10 +18,11 @@ struct FleetHelpTests {
         (["vehicles", "update"], ["<id>", "--plate", "--year", "--due", "--last-serviced", "--revision", "If-Match"]),
         (["vehicles", "remove"], ["<id>", "--revision"]),
         (["sync"], ["--page-size"]),
-        (["env"], ["list", "use", "add"]),
+        (["env"], ["list", "use", "add", "remove"]),
         (["env", "list"], []),
         (["env", "use"], ["<name>"]),
         (["env", "add"], ["<name>", "<url>", "--use", "--token", "--token-file"]),
+        (["env", "remove"], ["<name>", "local"]),
         (["request"], ["<method>", "<path>", "--header", "--data", "--data-file", "--include"]),
         (["download"], ["<url>", "--to", "--no-resume", "--resume"]),
     ]
@@ -172,7 +173,9 @@ struct FleetUnknownCommandTests {
         (["vehicles", "ls", "--make", "Volvo"], "ls", "list", "fleet vehicles"),
         (["--env", "staging", "vehicles", "udpate", "x"], "udpate", "update", "fleet vehicles"),
         (["vehicle", "list"], "vehicle", "vehicles", "fleet"),
+        (["env", "delete", "staging"], "delete", "remove", "fleet env"),
         (["env", "switch", "staging"], "switch", "use", "fleet env"),
+        (["env", "rmove", "staging"], "rmove", "remove", "fleet env"),
     ])
     func anUnknownCommandIsNamedWithTheNearestRealOne(
         arguments: [String],

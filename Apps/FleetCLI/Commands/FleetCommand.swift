@@ -75,9 +75,9 @@ public struct VehiclesCommand: ParsableCommand {
 public struct EnvCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "env",
-        abstract: "List, add and switch environments (the daemons fleet talks to).",
+        abstract: "List, add, switch and remove environments (the daemons fleet talks to).",
         discussion: GlobalOptions.helpPointer,
-        subcommands: [EnvListCommand.self, EnvUseCommand.self, EnvAddCommand.self]
+        subcommands: [EnvListCommand.self, EnvUseCommand.self, EnvAddCommand.self, EnvRemoveCommand.self]
     )
 
     /// Global options between `env` and the command's name (see ``FleetCommand/global``).
