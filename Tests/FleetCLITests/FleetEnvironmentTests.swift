@@ -49,6 +49,44 @@ struct FleetEnvironmentTests {
         #expect(outcome.error.contains("http or https"))
     }
 
+    @Test(arguments: [
+        ("127.0.0.1:8080", "\"127.0.0.1:8080\" has no scheme: did you mean http://127.0.0.1:8080?"),
+        ("localhost:8080", "\"localhost:8080\" has no scheme: did you mean http://localhost:8080?"),
+        (
+            "http://127.0.0.1:8080/v2",
+            "\"http://127.0.0.1:8080/v2\" ends in the API version /v2, which fleet adds itself (--api v1 or v2): "
+                + "give http://127.0.0.1:8080 instead."
+        ),
+        (
+            "https://fleet.example.com/api/v1/",
+            "\"https://fleet.example.com/api/v1/\" ends in the API version /v1, which fleet adds itself "
+                + "(--api v1 or v2): give https://fleet.example.com/api instead."
+        ),
+    ])
+    func addRefusesABaseURLWithoutASchemeOrWithTheVersionAndSaysWhatToGive(url: String, message: String) async throws {
+        let harness = try CLIHarness()
+        defer { harness.remove() }
+        let outcome = await harness.run(["env", "add", "bad", url])
+        #expect(outcome.code == 2)
+        #expect(outcome.error == "error: \(message)\n")
+        #expect(!FileManager.default.fileExists(atPath: harness.configFile.path))
+    }
+
+    @Test func aVersionedURLWrittenIntoTheConfigurationByHandIsRefusedBeforeAnyRequest() async throws {
+        let harness = try CLIHarness()
+        defer { harness.remove() }
+        try FileManager.default.createDirectory(
+            at: harness.configFile.deletingLastPathComponent(),
+            withIntermediateDirectories: true
+        )
+        let json = #"{"current": "edited", "environments": [{"name": "edited", "url": "http://127.0.0.1:9/v2/"}]}"#
+        try Data(json.utf8).write(to: harness.configFile)
+        let outcome = await harness.run(["vehicles", "list"])
+        #expect(outcome.code == 2)
+        #expect(outcome.error.contains("the environment \"edited\" in \(harness.configFile.path)"))
+        #expect(outcome.error.contains("give http://127.0.0.1:9 instead. Change it with 'fleet env add edited URL'."))
+    }
+
     @Test func theConfigFolderFollowsXDGWhenFleetConfigDirIsUnset() async throws {
         var harness = try CLIHarness()
         defer { harness.remove() }

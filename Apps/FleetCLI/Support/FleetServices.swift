@@ -53,6 +53,13 @@ final class FleetServices: Sendable {
                 exitCode: FleetExitCode.notFound
             )
         }
+        if let problem = DaemonBaseURL.problem(with: chosen.url) {
+            throw CommandFailure(
+                "the environment \"\(name)\" in \(ConfigurationStore(environment: context.environment).fileURL.path): "
+                    + "\(problem) Change it with 'fleet env add \(name) URL'.",
+                exitCode: FleetExitCode.usage
+            )
+        }
         let environment: ServiceEnvironment
         do {
             environment = try ServiceEnvironment(name: chosen.name, baseURL: chosen.url)
