@@ -147,6 +147,8 @@ final class FleetServices: Sendable {
         do {
             return try await locator.resolve(OfflineCopy.self)
         } catch {
+            // A data folder that is a file or read-only says so and what to do, whatever SQLite made of it.
+            if let problem = WritableFolder.data(context.environment).problem() { throw CommandFailure(problem) }
             if let underlying = error.underlying as? FleetClientError { throw underlying }
             throw CommandFailure("cannot open the offline copy: \(error)")
         }
