@@ -336,7 +336,7 @@ let package = Package(
             swiftSettings: sharedSwiftSettings
         ),
 
-        // A third app on the modules fleetd and fleet are built on: a sync job, kept to a page and compiled with the rest.
+        // A third app on the modules fleetd and fleet are built on: a sync job, kept short and compiled with the rest.
         .executableTarget(
             name: "fleet-sync",
             dependencies: [
@@ -344,12 +344,17 @@ let package = Package(
                 .product(name: "LocatorKit", package: "LocatorKit"),
                 .product(name: "ModelKit", package: "ModelKit"),
                 .product(name: "RequestKit", package: "RequestKit"),
+                // The transport's connect settings: fleetd away fails at once.
+                .product(name: "RequestKitAsyncHTTPClient", package: "RequestKit"),
+                // Its flags and --help.
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "StoreKitLite", package: "StoreKitLite"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "docs/examples/fleet-sync",
+            exclude: ["README.md"],
             swiftSettings: sharedSwiftSettings
         ),
 

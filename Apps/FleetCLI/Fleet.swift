@@ -19,18 +19,30 @@ public enum Fleet {
 
     /// Parses `arguments` (without the program name), runs the command, and returns its exit code
     /// (``FleetExitCode``). Everything is written to `context.output`; nothing is printed directly.
+    ///
+    /// With `--json`, every error, a usage error included, is one JSON object on standard error:
+    /// `{"error": kind, "message": text, "exitCode": code}`, with `status` and `problem` for a daemon's answer.
     public static func run(_ arguments: [String], context: CommandContext) async -> Int32 {
         let arguments = DueShorthand.expand(arguments)
+        let json = arguments.prefix(while: { $0 != "--" }).contains("--json")
         let command: any ParsableCommand
         do {
             command = try FleetCommand.parseAsRoot(arguments)
         } catch {
-            // An unknown option is the first thing to say, before a required option it may have been meant as.
-            if FleetCommand.exitCode(for: error) != .success, let message = UnknownOption.message(in: arguments) {
-                context.output.line(message, to: .standardError)
-                return FleetExitCode.usage
+            // An unknown command or option is the first thing to say, before a required option or argument it may
+            // have been meant as.
+            if FleetCommand.exitCode(for: error) != .success, let tree = CommandTree.fleet(),
+                let problem = UnknownCommand.problem(in: arguments, tree: tree)
+                    ?? UnknownOption.problem(in: arguments, tree: tree)
+            {
+                return reportUsage(problem, json: json, context: context)
             }
-            return reportParseError(error, context: context)
+            return reportParseError(error, json: json, context: context)
+        }
+        // `--version` is the root's flag, and ArgumentParser takes a parent's flag after a subcommand's name too.
+        if arguments.prefix(while: { $0 != "--" }).contains("--version") {
+            context.output.line(FleetCommand.version)
+            return FleetExitCode.success
         }
         guard let runnable = command as? any FleetRunnable else {
             // `fleet help …`, or a command group without a subcommand: their `run()` throws the request for
@@ -41,7 +53,7 @@ public enum Fleet {
                 context.output.write(FleetCommand.helpMessage(for: type(of: command)) + "\n")
                 return FleetExitCode.success
             } catch {
-                return reportParseError(error, context: context)
+                return reportParseError(error, json: json, context: context)
             }
         }
         do {
@@ -53,15 +65,30 @@ public enum Fleet {
     }
 
     /// Prints help, version or a usage error as ArgumentParser words them; usage errors exit with 2.
-    static func reportParseError(_ error: any Error, context: CommandContext) -> Int32 {
-        let message = FleetCommand.fullMessage(for: error)
+    static func reportParseError(_ error: any Error, json: Bool, context: CommandContext) -> Int32 {
         let code = FleetCommand.exitCode(for: error)
         if code == .success {
+            let message = FleetCommand.fullMessage(for: error)
             context.output.write(message.hasSuffix("\n") ? message : message + "\n")
             return FleetExitCode.success
         }
-        context.output.line(message, to: .standardError)
-        return code == .validationFailure ? FleetExitCode.usage : code.rawValue
+        let exitCode = code == .validationFailure ? FleetExitCode.usage : code.rawValue
+        if json {
+            printJSONError(kind: "usage", message: FleetCommand.message(for: error), code: exitCode, context: context)
+        } else {
+            context.output.line(FleetCommand.fullMessage(for: error), to: .standardError)
+        }
+        return exitCode
+    }
+
+    /// Prints a usage error fleet words itself (an unknown command or option) and returns 2.
+    static func reportUsage(_ problem: UsageProblem, json: Bool, context: CommandContext) -> Int32 {
+        if json {
+            printJSONError(kind: "usage", message: problem.message, code: FleetExitCode.usage, context: context)
+        } else {
+            context.output.line(problem.text, to: .standardError)
+        }
+        return FleetExitCode.usage
     }
 
     /// Prints an error and returns its exit code.
@@ -89,23 +116,35 @@ public enum Fleet {
             kind = "usage"
         default:
             if FleetCommand.exitCode(for: error) != .failure {
-                return reportParseError(error, context: context)
+                return reportParseError(error, json: json, context: context)
             }
             message = String(describing: error)
             code = FleetExitCode.failure
         }
         if json {
-            var object: [(key: String, value: JSONValue)] = [
-                ("error", .string(kind)), ("message", .string(message)), ("exitCode", .integer(Int64(code))),
-            ]
-            if let status { object.append(("status", .integer(Int64(status)))) }
-            if let problem { object.append(("problem", problem)) }
-            context.output.line(JSONValue.object(JSONObject(object)).formatted(.pretty), to: .standardError)
+            printJSONError(kind: kind, message: message, code: code, status: status, problem: problem, context: context)
         } else {
             let prefix = context.usesErrorColor ? "\u{1B}[31merror:\u{1B}[0m" : "error:"
             context.output.line("\(prefix) \(message)", to: .standardError)
         }
         return code
+    }
+
+    /// Prints one error as a JSON object on standard error.
+    private static func printJSONError(
+        kind: String,
+        message: String,
+        code: Int32,
+        status: Int? = nil,
+        problem: JSONValue? = nil,
+        context: CommandContext
+    ) {
+        var object: [(key: String, value: JSONValue)] = [
+            ("error", .string(kind)), ("message", .string(message)), ("exitCode", .integer(Int64(code))),
+        ]
+        if let status { object.append(("status", .integer(Int64(status)))) }
+        if let problem { object.append(("problem", problem)) }
+        context.output.line(JSONValue.object(JSONObject(object)).formatted(.pretty), to: .standardError)
     }
 }
 

@@ -1,5 +1,5 @@
 public import FleetModels
-import Foundation
+public import Foundation
 import HTTPTypes
 public import ModelKit
 public import RequestKit
@@ -82,6 +82,13 @@ public struct FleetClient: Sendable {
 }
 
 extension FleetClient {
+    /// When fleetd gave `response`: its `Age` back from now (RequestKit's cache sets it on every answer it
+    /// gives), else now.
+    static func answerDate<Value>(of response: DecodedResponse<Value>, now: Date = Date()) -> Date {
+        guard let age = response.headerFields[.age].flatMap({ TimeInterval($0) }), age >= 0 else { return now }
+        return now.addingTimeInterval(-age)
+    }
+
     /// Parses a vehicle ID given as text (a UUID).
     public static func vehicleID(_ text: String) throws(FleetClientError) -> ModelID<Vehicle> {
         do {
@@ -137,26 +144,44 @@ extension FleetClient {
 
         /// Every vehicle matching the query's filters, page after page from the query's cursor.
         public func all(_ query: VehicleQuery = VehicleQuery()) async throws(FleetClientError) -> [V2.Vehicle] {
+            try await allWithAnswerDate(query).vehicles
+        }
+
+        /// Every vehicle matching the query, as ``all(_:)``, and when fleetd gave the oldest of its pages: for an
+        /// answer from the HTTP cache, its `Age` back from now; for an answer straight from fleetd, now.
+        public func allWithAnswerDate(
+            _ query: VehicleQuery = VehicleQuery()
+        ) async throws(FleetClientError) -> (vehicles: [V2.Vehicle], answeredAt: Date) {
             var vehicles: [V2.Vehicle] = []
             var cursors = Set<String>()
-            var page = try await self.page(query)
-            vehicles.append(contentsOf: page.items)
-            while let cursor = page.nextCursor {
+            var response = try await client.response(for: FleetAPI.V2.list(query))
+            var answeredAt = FleetClient.answerDate(of: response)
+            vehicles.append(contentsOf: response.value.items)
+            while let cursor = response.value.nextCursor {
                 guard cursors.insert(cursor).inserted else {
                     throw FleetClientError(
                         code: .invalidResponse,
                         message: "fleetd sent the cursor \"\(cursor)\" twice; the listing would never end"
                     )
                 }
-                page = try await self.page(query.with(cursor: cursor))
-                vehicles.append(contentsOf: page.items)
+                response = try await client.response(for: FleetAPI.V2.list(query.with(cursor: cursor)))
+                answeredAt = min(answeredAt, FleetClient.answerDate(of: response))
+                vehicles.append(contentsOf: response.value.items)
             }
-            return vehicles
+            return (vehicles, answeredAt)
         }
 
         /// One vehicle; its `revision` is what ``update(_:_:)`` sends back.
         public func get(_ id: ModelID<Vehicle>) async throws(FleetClientError) -> V2.Vehicle {
             try await client.send(FleetAPI.V2.vehicle(id))
+        }
+
+        /// One vehicle, and when fleetd gave it (as in ``allWithAnswerDate(_:)``).
+        public func getWithAnswerDate(
+            _ id: ModelID<Vehicle>
+        ) async throws(FleetClientError) -> (vehicle: V2.Vehicle, answeredAt: Date) {
+            let response = try await client.response(for: FleetAPI.V2.vehicle(id))
+            return (response.value, FleetClient.answerDate(of: response))
         }
 
         /// One vehicle with the revision from its `ETag` (the body's `revision` when there is no ETag).

@@ -28,9 +28,11 @@ struct FleetCacheTests {
         }
         #expect(FileManager.default.fileExists(atPath: cacheFile(harness).path))
 
-        // No sync ever ran: the offline copy is empty, the cache answers.
+        // No sync ever ran: the offline copy is empty, the cache answers, and says so.
         let offline = await harness.run(["vehicles", "get", id, "--offline", "--json"])
         #expect(offline.code == 0, "\(offline.error)")
+        #expect(offline.error.hasPrefix("note: from fleet's HTTP cache, fleetd's answer at "))
+        #expect(offline.error.hasSuffix("; the offline copy of \"test\" was never synced ('fleet sync' makes it)\n"))
         #expect(try ModelCoding.decode(V2.Vehicle.self, from: Data(offline.output.utf8)).plate == vehicles[1].plate)
 
         let v1 = await harness.run(["vehicles", "get", id, "--offline", "--api", "v1", "--json"])
@@ -92,5 +94,29 @@ struct FleetCacheTests {
         #expect(request.code == 5)
         #expect(request.error.contains("cannot be used, so nothing can be answered offline"))
         #expect(try Data(contentsOf: file) == contents)
+    }
+
+    @Test func anOfflineListingBeforeTheFirstSyncSaysItIsTheCachesAnswerAndHowOld() async throws {
+        let harness = try CLIHarness()
+        defer { harness.remove() }
+        let fleetd = FakeFleetd()
+        let vehicles = fleetd.seed(sampleVehicles(3))
+        try await fleetd.serve { server in
+            try await harness.use(server.baseURL)
+            #expect(await harness.run(["vehicles", "list", "--page-size", "2"]).code == 0)
+        }
+        let outcome = await harness.run(["vehicles", "list", "--offline", "--page-size", "2"])
+        #expect(outcome.code == 0, "\(outcome.error)")
+        #expect(outcome.output.split(separator: "\n").count == vehicles.count)
+        let note = outcome.error
+        #expect(note.hasPrefix("note: from fleet's HTTP cache, fleetd's answer at 20"), "\(note)")
+        #expect(note.contains("ago); ") || note.contains("(just now); "), "\(note)")
+        #expect(note.hasSuffix("the offline copy of \"test\" was never synced ('fleet sync' makes it)\n"))
+        #expect(note.split(separator: "\n").count == 1)
+
+        // Other filters were never listed online: nothing offline, exit code 5.
+        let other = await harness.run(["vehicles", "list", "--offline", "--make", "Volvo"])
+        #expect(other.code == 5)
+        #expect(other.error.contains("holds no listing with these filters"))
     }
 }

@@ -42,13 +42,50 @@ struct FleetTransferTests {
         #expect(missing.error.contains("fleet sync"))
     }
 
-    @Test func offlineReadsBeforeAnySyncSayHowToFillTheCopy() async throws {
+    @Test func anOfflineListingWithNothingOfflineExitsWithFiveAndSaysHowToFillTheCopy() async throws {
         let harness = try CLIHarness()
         defer { harness.remove() }
         let outcome = await harness.run(["vehicles", "list", "--offline"])
-        #expect(outcome.code == 0)
+        #expect(outcome.code == 5)
         #expect(outcome.output.isEmpty)
-        #expect(outcome.error.contains("run 'fleet sync' first"))
+        #expect(
+            outcome.error
+                == "error: nothing to list offline: the offline copy of \"local\" was never synced and fleet's HTTP "
+                + "cache holds no listing with these filters; run 'fleet sync' while fleetd can be reached\n"
+        )
+        let json = await harness.run(["vehicles", "list", "--offline", "--json"])
+        #expect(json.code == 5)
+        let error = try JSONValue(parsing: json.error)
+        #expect(error["error"]?.stringValue == "notFound")
+        #expect(error["exitCode"] == .integer(5))
+    }
+
+    @Test func offlineReadsOfTheCopySayWhenItWasSynced() async throws {
+        let harness = try CLIHarness()
+        defer { harness.remove() }
+        let fleetd = FakeFleetd()
+        let vehicles = fleetd.seed(sampleVehicles(2))
+        try await fleetd.serve { server in
+            try await harness.use(server.baseURL)
+            #expect(await harness.run(["sync"]).code == 0)
+        }
+        let before = Date()
+        for arguments in [
+            ["vehicles", "list", "--offline"], ["vehicles", "get", vehicles[0].id.uuidString, "--offline"],
+        ] {
+            let outcome = await harness.run(arguments)
+            #expect(outcome.code == 0, "\(outcome.error)")
+            let prefix = "note: from the offline copy of \"test\", synced at "
+            #expect(outcome.error.hasPrefix(prefix), "\(outcome.error)")
+            let time = try #require(outcome.error.dropFirst(prefix.count).split(separator: " ").first)
+            let synced = try ModelCoding.decode(Date.self, from: Data("\"\(time)\"".utf8))
+            #expect(abs(synced.timeIntervalSince(before)) < 60)
+            #expect(outcome.error.hasSuffix("ago)\n") || outcome.error.hasSuffix("(just now)\n"), "\(outcome.error)")
+        }
+        // A synced copy that matches nothing is an answer: an empty listing, as online.
+        let none = await harness.run(["vehicles", "list", "--offline", "--make", "Nobody"])
+        #expect(none.code == 0, "\(none.error)")
+        #expect(none.output.isEmpty)
     }
 
     @Test func downloadDrawsProgressOnATerminalAndWritesTheWholeFile() async throws {

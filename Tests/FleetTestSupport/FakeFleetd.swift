@@ -144,7 +144,11 @@ public final class FakeFleetd: Sendable {
         if let cursor { filtered = filtered.filter { $0.plate > cursor } }
         let items = Array(filtered.prefix(limit))
         let next = filtered.count > limit ? items.last?.plate : nil
-        return encoded(V2.VehiclePage(items: items.map(V2.Vehicle.init(canonical:)), nextCursor: next))
+        // A validator, as fleetd sends one, so that fleet's HTTP cache keeps the page.
+        var response = encoded(V2.VehiclePage(items: items.map(V2.Vehicle.init(canonical:)), nextCursor: next))
+        let version = items.map { "\($0.id.uuidString.prefix(8)).\($0.revision)" }.joined(separator: "-")
+        response.headers.append(("ETag", "\"page-\(version)\""))
+        return response
     }
 
     private func item(_ request: TestRequest, id: ModelID<Vehicle>, version: String) -> TestResponse {

@@ -103,22 +103,99 @@ struct ThirdAppTests {
         let schema = "sync_" + UUID().uuidString.prefix(8).lowercased()
         try await syncAgainst { _ in url + (url.contains("?") ? "&" : "?") + "schema=" + schema }
     }
+}
 
-    @Test func badSettingsAreAllReportedBeforeAnythingIsOpened() async throws {
-        let job = try #require(syncJob.0)
+/// fleet-sync's flags, usage text and failures, which need no fleetd: its errors name its flags or fleetd's URL,
+/// never the modules' settings, and an unreachable fleetd is said in one line within seconds.
+@Suite(.enabled(if: syncJob.0 != nil, Comment(rawValue: syncJob.1)))
+struct ThirdAppFlagTests {
+    static func withFolder<Result>(_ body: (URL) async throws -> Result) async throws -> Result {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sync-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let missing = folder.appendingPathComponent("no/such/folder/copy.sqlite").path
-        let run = try await FleetBinary.run(
-            job,
-            ["--fleetd", "fleetd.internal:8080", "--store", missing, "--once"],
-            folder: folder
-        )
-        #expect(run.status == 2)
-        #expect(run.error.contains("2 configuration problems"), "\(run.error)")
-        #expect(run.error.contains("the folder \(folder.path)/no/such/folder of the database file does not exist"))
-        #expect(run.error.contains("client \"fleetd\": the base URL fleetd.internal:8080/v2/ is not usable"))
-        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("no").path))
+        return try await body(folder)
+    }
+
+    @Test func badFlagsAreAllReportedByFlagBeforeAnythingIsOpened() async throws {
+        let job = try #require(syncJob.0)
+        try await Self.withFolder { folder in
+            let missing = folder.appendingPathComponent("no/such/folder/copy.sqlite").path
+            let run = try await FleetBinary.run(
+                job,
+                ["--fleetd", "fleetd.internal:8080", "--store", missing, "--once"],
+                folder: folder
+            )
+            #expect(run.status == 2)
+            #expect(
+                run.error == """
+                    fleet-sync: 2 problems with the flags:
+                      - --fleetd fleetd.internal:8080 has no scheme: did you mean http://fleetd.internal:8080?
+                      - --store \(missing): the folder \(folder.path)/no/such/folder of the database file does not exist
+                      See 'fleet-sync --help'.
+
+                    """
+            )
+            #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("no").path))
+
+            let versioned = try await FleetBinary.run(
+                job,
+                ["--fleetd", "http://127.0.0.1:8080/v2", "--store", "postgres://sync:s3cret@db/fleet", "--every", "0"],
+                folder: folder
+            )
+            #expect(versioned.status == 2)
+            #expect(
+                versioned.error.contains(
+                    "--fleetd http://127.0.0.1:8080/v2 ends in the API version /v2, which fleet-sync adds itself: "
+                        + "give http://127.0.0.1:8080"
+                )
+            )
+            #expect(versioned.error.contains("--every 0: give a number of seconds, 1 or more"))
+            #expect(!versioned.error.contains("s3cret"))
+            for key in ["configuration problem", "client \"fleetd\"", "/v2/", "store:"] {
+                #expect(!run.error.contains(key) && !versioned.error.contains(key), "\(key)")
+            }
+
+            let missingFlag = try await FleetBinary.run(job, ["--fleetd", "http://127.0.0.1:8080"], folder: folder)
+            #expect(missingFlag.status == 2)
+            #expect(missingFlag.error.hasPrefix("Error: Missing expected argument '--store <store>'"))
+        }
+    }
+
+    @Test func helpPrintsTheUsageAndEveryFlag() async throws {
+        let job = try #require(syncJob.0)
+        try await Self.withFolder { folder in
+            let run = try await FleetBinary.run(job, ["--help"], folder: folder)
+            #expect(run.status == 0)
+            #expect(run.error.isEmpty)
+            #expect(
+                run.output.contains("USAGE: fleet-sync --fleetd <fleetd> --store <store> [--once] [--every <every>]")
+            )
+            for flag in ["--fleetd <fleetd>", "--store <store>", "--once", "--every <every>", "EXIT CODES"] {
+                #expect(run.output.contains(flag), "\(flag)")
+            }
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func onceWithFleetdDownFailsWithinSecondsInOneLine() async throws {
+        let job = try #require(syncJob.0)
+        let port = try await closedPort()
+        try await Self.withFolder { folder in
+            let store = folder.appendingPathComponent("copy.sqlite")
+            let started = ContinuousClock.now
+            let run = try await FleetBinary.run(
+                job,
+                ["--fleetd", "http://127.0.0.1:\(port)", "--store", store.path, "--once"],
+                folder: folder
+            )
+            #expect(ContinuousClock.now - started < .seconds(10))
+            #expect(run.status == 3)
+            #expect(
+                run.error
+                    == "fleet-sync: fleetd at http://127.0.0.1:\(port) is not reachable: nothing accepts connections there\n"
+            )
+            #expect(run.output.isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: store.path), "fleetd is read before the store is opened")
+        }
     }
 }

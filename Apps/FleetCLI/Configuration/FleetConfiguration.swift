@@ -1,4 +1,5 @@
 import Foundation
+import ModelKit
 import RequestKit
 
 #if canImport(Glibc)
@@ -66,35 +67,58 @@ struct ConfigurationStore: Sendable {
     }
 
     /// The configuration, or the initial one when the file does not exist yet.
+    ///
+    /// - Throws: ``CommandFailure`` naming the file, and for JSON that does not parse its line and column, for
+    ///   JSON of another shape the path of the member that does not fit.
     func load() throws(CommandFailure) -> FleetConfiguration {
         guard FileManager.default.fileExists(atPath: fileURL.path) else { return .initial }
+        let data: Data
         do {
-            let data = try Data(contentsOf: fileURL)
-            var configuration = try JSONDecoder().decode(FleetConfiguration.self, from: data)
-            if configuration.environment(named: FleetConfiguration.localName) == nil {
-                configuration.environments.insert(
-                    FleetConfiguration.Environment(
-                        name: FleetConfiguration.localName,
-                        url: FleetConfiguration.localURL,
-                        token: nil
-                    ),
-                    at: 0
-                )
-            }
-            return configuration
+            data = try Data(contentsOf: fileURL)
         } catch {
-            throw CommandFailure("cannot read the configuration \(fileURL.path): \(error)")
+            throw CommandFailure("cannot read the configuration \(fileURL.path): \(FileProblem.reason(error))")
         }
+        var configuration: FleetConfiguration
+        do {
+            configuration = try ModelCoding.decode(FleetConfiguration.self, from: data)
+        } catch {
+            let remedy = "fix the file, or move it away to start again with only the environment 'local'"
+            if let error = error as? ModelDecodingError {
+                if let json = error.jsonError {
+                    throw CommandFailure(
+                        "the configuration \(fileURL.path) is not valid JSON at line \(json.line), column "
+                            + "\(json.column): expected \(json.expected), found \(json.found); \(remedy)"
+                    )
+                }
+                throw CommandFailure("the configuration \(fileURL.path) does not fit: \(error); \(remedy)")
+            }
+            throw CommandFailure("the configuration \(fileURL.path) does not fit: \(error); \(remedy)")
+        }
+        if configuration.environment(named: FleetConfiguration.localName) == nil {
+            configuration.environments.insert(
+                FleetConfiguration.Environment(
+                    name: FleetConfiguration.localName,
+                    url: FleetConfiguration.localURL,
+                    token: nil
+                ),
+                at: 0
+            )
+        }
+        return configuration
     }
 
     /// Writes the configuration atomically, readable by the owner only (it may hold tokens).
+    ///
+    /// - Throws: ``CommandFailure`` saying what keeps the folder from being written and what to do.
     func save(_ configuration: FleetConfiguration) throws(CommandFailure) {
+        let folder = WritableFolder(url: folder, role: "configuration folder", variable: "FLEET_CONFIG_DIR")
+        if let problem = folder.problem() { throw CommandFailure(problem) }
+        let temporary = folder.url.appendingPathComponent(".config.json.\(getpid()).tmp")
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let data = try encoder.encode(configuration)
-            let temporary = folder.appendingPathComponent(".config.json.\(getpid()).tmp")
             guard
                 FileManager.default.createFile(
                     atPath: temporary.path,
@@ -102,16 +126,22 @@ struct ConfigurationStore: Sendable {
                     attributes: [.posixPermissions: 0o600]
                 )
             else {
-                throw CommandFailure("cannot write \(temporary.path)")
+                throw CommandFailure(
+                    "cannot write the configuration \(fileURL.path): "
+                        + (folder.problem() ?? "creating \(temporary.path) failed")
+                )
             }
             guard rename(temporary.path, fileURL.path) == 0 else {
+                let reason = String(cString: strerror(errno))
                 try? FileManager.default.removeItem(at: temporary)
-                throw CommandFailure("cannot replace \(fileURL.path) (errno \(errno))")
+                throw CommandFailure("cannot replace the configuration \(fileURL.path): \(reason)")
             }
         } catch let failure as CommandFailure {
             throw failure
         } catch {
-            throw CommandFailure("cannot write the configuration \(fileURL.path): \(error)")
+            throw CommandFailure(
+                folder.problem() ?? "cannot write the configuration \(fileURL.path): \(FileProblem.reason(error))"
+            )
         }
     }
 }

@@ -18,10 +18,12 @@ public struct RequestCommand: FleetRunnable {
             GET answers are kept in fleet's HTTP cache (see 'fleet --help') and revalidated as the server asks; with \
             --offline a GET or HEAD is answered from that cache alone, never sent, and exits with 5 when nothing \
             usable is kept for it.
+
+            \(GlobalOptions.helpPointer)
             """
     )
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(visibility: .hidden) public var global: GlobalOptions
 
     @Argument(help: "The HTTP method, for example GET, POST, PATCH.")
     public var method: String

@@ -1,16 +1,18 @@
 public import ArgumentParser
 import FleetClient
 import FleetModels
+import Foundation
 import RequestKit
 
 /// `fleet vehicles list`.
 public struct VehiclesListCommand: FleetRunnable {
     public static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List vehicles, every page, optionally filtered."
+        abstract: "List vehicles, every page, optionally filtered.",
+        discussion: GlobalOptions.helpPointer
     )
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(visibility: .hidden) public var global: GlobalOptions
 
     @Option(help: "Only vehicles of this make (exact match).")
     public var make: String?
@@ -26,7 +28,12 @@ public struct VehiclesListCommand: FleetRunnable {
     @Option(name: .customLong("page-size"), help: "Vehicles per page requested from the v2 API (1-500).")
     public var pageSize: Int?
 
-    @Flag(help: "Read the offline copy (see 'fleet sync'), else fleet's HTTP cache, instead of the daemon.")
+    @Flag(
+        help: ArgumentHelp(
+            "Read the offline copy (see 'fleet sync'), else fleet's HTTP cache, instead of the daemon.",
+            discussion: "Standard error says which, and how old it is; nothing in either: exit code 5."
+        )
+    )
     public var offline = false
 
     public init() {}
@@ -69,32 +76,42 @@ public struct VehiclesListCommand: FleetRunnable {
 
 extension VehiclesListCommand {
     /// The vehicles from the offline copy; before the first sync, the same listing from the HTTP cache (every v2
-    /// page of it, whatever `--api` says) when it holds one, else none, with a note.
+    /// page of it, whatever `--api` says). Says on standard error which it was and how old; with neither, fails
+    /// with ``FleetClientError/Code/notFound`` (exit code 5).
     private func offlineVehicles(
         _ query: VehicleQuery,
         _ services: FleetServices,
         _ context: CommandContext
     ) async throws -> [V2.Vehicle] {
+        let name = services.environment.name
         let copy = try await services.offlineCopy()
-        if try await copy.lastSynced() != nil {
-            return try await copy.vehicles(matching: query)
-        }
-        if let cached = try await services.cachedReads(), let vehicles = try await Self.cachedListing(query, cached) {
+        if let syncedAt = try await copy.lastSynced() {
+            let vehicles = try await copy.vehicles(matching: query)
+            context.output.line(OfflineSource.copy(environment: name, syncedAt: syncedAt).note(), to: .standardError)
             return vehicles
         }
-        context.output.line(
-            "note: the offline copy of \"\(services.environment.name)\" is empty; run 'fleet sync' first",
-            to: .standardError
+        if let cached = try await services.cachedReads(), let listing = try await Self.cachedListing(query, cached) {
+            let source = OfflineSource.cache(environment: name, answeredAt: listing.answeredAt, copySyncedAt: nil)
+            context.output.line(source.note(), to: .standardError)
+            return listing.vehicles
+        }
+        throw FleetClientError(
+            code: .notFound,
+            message: "nothing to list offline: the offline copy of \"\(name)\" was never synced and fleet's HTTP "
+                + "cache holds no listing with these filters; run 'fleet sync' while fleetd can be reached"
         )
-        return []
     }
 }
 
 extension VehiclesListCommand {
-    /// Every page of the listing from the cache, or `nil` when it was not listed online with these filters yet.
-    private static func cachedListing(_ query: VehicleQuery, _ cached: FleetClient) async throws -> [V2.Vehicle]? {
+    /// Every page of the listing from the cache, with when fleetd gave the oldest of them, or `nil` when it was not
+    /// listed online with these filters yet.
+    private static func cachedListing(
+        _ query: VehicleQuery,
+        _ cached: FleetClient
+    ) async throws -> (vehicles: [V2.Vehicle], answeredAt: Date)? {
         do {
-            return try await cached.v2.all(query)
+            return try await cached.v2.allWithAnswerDate(query)
         } catch {
             guard error.code == .notCached else { throw error }
             return nil

@@ -8,10 +8,14 @@ public struct SyncCommand: FleetRunnable {
     public static let configuration = CommandConfiguration(
         commandName: "sync",
         abstract: "Pull every vehicle into the offline copy (replacing it), for --offline reads.",
-        discussion: "Always reads the v2 API, page by page; the copy is replaced in one commit."
+        discussion: """
+            Always reads the v2 API, page by page; the copy is replaced in one commit.
+
+            \(GlobalOptions.helpPointer)
+            """
     )
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(visibility: .hidden) public var global: GlobalOptions
 
     @Option(name: .customLong("page-size"), help: "Vehicles per page (1-500).")
     public var pageSize = 200

@@ -6,10 +6,11 @@ import ModelKit
 public struct EnvListCommand: FleetRunnable {
     public static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List the environments; the current one is marked with *."
+        abstract: "List the environments; the current one is marked with *.",
+        discussion: GlobalOptions.helpPointer
     )
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(visibility: .hidden) public var global: GlobalOptions
 
     public init() {}
 

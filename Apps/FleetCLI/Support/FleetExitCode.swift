@@ -14,7 +14,8 @@ public enum FleetExitCode {
     public static let unauthorized: Int32 = 4
     /// No such vehicle, environment or path (404).
     public static let notFound: Int32 = 5
-    /// A conflict or a failed precondition: stale revision, duplicate plate (409, 412, 428).
+    /// A conflict or a failed precondition: stale revision, duplicate plate (409, 412, 428), or an environment
+    /// that `fleet env remove` does not remove (`local`, the current one).
     public static let conflict: Int32 = 6
     /// The input was refused, with field paths (400, 422), or is invalid before sending.
     public static let validation: Int32 = 7
@@ -52,7 +53,7 @@ public enum FleetExitCode {
           3  fleetd cannot be reached
           4  unauthorized: the token is missing or wrong
           5  not found: no such vehicle, environment or path (offline: not in the copy or the cache)
-          6  conflict: stale revision, duplicate plate, precondition failed
+          6  conflict: stale revision, duplicate plate, precondition failed, environment in use or built in
           7  validation: the input was refused (field paths are listed)
           130  fleet download interrupted by Ctrl-C (the partial file is kept)
         """

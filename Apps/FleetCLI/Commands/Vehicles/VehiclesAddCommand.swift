@@ -7,10 +7,11 @@ import Foundation
 public struct VehiclesAddCommand: FleetRunnable {
     public static let configuration = CommandConfiguration(
         commandName: "add",
-        abstract: "Add a vehicle (needs the token)."
+        abstract: "Add a vehicle (needs the token).",
+        discussion: GlobalOptions.helpPointer
     )
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(visibility: .hidden) public var global: GlobalOptions
 
     @Option(help: "The registration plate (unique; v1 calls it the tag).")
     public var plate: String

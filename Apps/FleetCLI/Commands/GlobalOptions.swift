@@ -1,7 +1,10 @@
 public import ArgumentParser
 
-/// The options every `fleet` command takes.
+/// The options every `fleet` command takes. `fleet --help` lists them; every other command's help points there.
 public struct GlobalOptions: ParsableArguments {
+    /// The line in each subcommand's help that stands for the global options it takes but does not list.
+    static let helpPointer = "Global options (--env, --api, --json, --token): see 'fleet --help'."
+
     /// Which API version the vehicle commands speak.
     public enum APIVersionChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
         case v1, v2

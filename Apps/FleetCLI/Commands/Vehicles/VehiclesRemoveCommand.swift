@@ -5,10 +5,11 @@ import FleetClient
 public struct VehiclesRemoveCommand: FleetRunnable {
     public static let configuration = CommandConfiguration(
         commandName: "remove",
-        abstract: "Remove a vehicle (needs the token)."
+        abstract: "Remove a vehicle (needs the token).",
+        discussion: GlobalOptions.helpPointer
     )
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(visibility: .hidden) public var global: GlobalOptions
 
     @Argument(help: "The vehicle's ID (a UUID).")
     public var id: String

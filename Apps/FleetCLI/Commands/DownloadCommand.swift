@@ -15,10 +15,12 @@ public struct DownloadCommand: FleetRunnable {
             --no-resume is given. URL is a path under the environment (sent with the token) or an absolute URL \
             (sent without it, unless it is the environment's own origin). On a terminal the progress bar shows the \
             rate and the time left. Ctrl-C stops the download and keeps FILE.partial: the same command resumes it.
+
+            \(GlobalOptions.helpPointer)
             """
     )
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(visibility: .hidden) public var global: GlobalOptions
 
     @Argument(help: "A path under the environment's URL, or an absolute http(s) URL.")
     public var url: String

@@ -7,7 +7,8 @@ public struct FleetCommand: ParsableCommand {
         abstract: "Manage a vehicle fleet served by fleetd.",
         discussion: """
             Talks to fleetd's v1 or v2 API (--api), keeps an offline copy (fleet sync, --offline) and an HTTP \
-            cache, switches between daemons (fleet env), and sends raw requests and downloads for debugging.
+            cache, switches between daemons (fleet env), and sends raw requests and downloads for debugging. The \
+            options below apply to every command, before or after its name.
 
             CACHE AND OFFLINE:
               GET answers are kept in http-cache.sqlite in the data folder (below; at most 32 MiB in 2,000 answers, \
@@ -31,15 +32,23 @@ public struct FleetCommand: ParsableCommand {
 
             \(FleetExitCode.helpText)
             """,
-        version: "0.1.0",
         subcommands: [
             VehiclesCommand.self, SyncCommand.self, EnvCommand.self, RequestCommand.self, DownloadCommand.self,
         ]
     )
 
+    /// The version `fleet --version` prints.
+    public static let version = "0.1.0"
+
     /// The global options may also come before the command's name (`fleet --api v1 vehicles list`): ArgumentParser
-    /// hands an option group it parsed for a parent to the subcommand that declares the same group.
+    /// hands an option group it parsed for a parent to the subcommand that declares the same group. Their help is
+    /// shown here only; each subcommand declares the group hidden and points here (``GlobalOptions/helpPointer``).
     @OptionGroup public var global: GlobalOptions
+
+    /// `--version`, declared here rather than as the configuration's `version` so that it is listed in the root's
+    /// help only, not again in every subcommand's.
+    @Flag(name: .customLong("version"), help: "Show the version.")
+    public var showsVersion = false
 
     public init() {}
 }
@@ -49,6 +58,7 @@ public struct VehiclesCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "vehicles",
         abstract: "List, show, add, change and remove vehicles.",
+        discussion: GlobalOptions.helpPointer,
         subcommands: [
             VehiclesListCommand.self, VehiclesGetCommand.self, VehiclesAddCommand.self, VehiclesUpdateCommand.self,
             VehiclesRemoveCommand.self,
@@ -56,7 +66,7 @@ public struct VehiclesCommand: ParsableCommand {
     )
 
     /// Global options between `vehicles` and the command's name (see ``FleetCommand/global``).
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(visibility: .hidden) public var global: GlobalOptions
 
     public init() {}
 }
@@ -65,12 +75,13 @@ public struct VehiclesCommand: ParsableCommand {
 public struct EnvCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "env",
-        abstract: "List, add and switch environments (the daemons fleet talks to).",
-        subcommands: [EnvListCommand.self, EnvUseCommand.self, EnvAddCommand.self]
+        abstract: "List, add, switch and remove environments (the daemons fleet talks to).",
+        discussion: GlobalOptions.helpPointer,
+        subcommands: [EnvListCommand.self, EnvUseCommand.self, EnvAddCommand.self, EnvRemoveCommand.self]
     )
 
     /// Global options between `env` and the command's name (see ``FleetCommand/global``).
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(visibility: .hidden) public var global: GlobalOptions
 
     public init() {}
 }

@@ -12,10 +12,12 @@ public struct VehiclesUpdateCommand: FleetRunnable {
             concurrent changes: fleet reads the vehicle's revision and sends it as If-Match, or sends --revision \
             when given; a vehicle changed meanwhile fails with exit code 6 and nothing is written. With --api v1 \
             fleet reads the vehicle and replaces it with the options applied.
+
+            \(GlobalOptions.helpPointer)
             """
     )
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(visibility: .hidden) public var global: GlobalOptions
 
     @Argument(help: "The vehicle's ID (a UUID).")
     public var id: String

@@ -11,15 +11,17 @@ public struct EnvAddCommand: FleetRunnable {
             --token stores a token with the environment; --token-file records a file to read it from at each run, \
             such as the token file of a second fleetd: --token-file <its data dir>/token. Without either, an \
             environment added again keeps what it had.
+
+            \(GlobalOptions.helpPointer)
             """
     )
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(visibility: .hidden) public var global: GlobalOptions
 
     @Argument(help: "The environment's name, for example staging.")
     public var name: String
 
-    @Argument(help: "The daemon's base URL, for example http://10.0.0.5:8080.")
+    @Argument(help: "The daemon's base URL without the API version, for example http://10.0.0.5:8080.")
     public var url: String
 
     @Flag(help: "Also make it the current environment.")
@@ -42,6 +44,7 @@ public struct EnvAddCommand: FleetRunnable {
     }
 
     func execute(_ context: CommandContext) async throws {
+        if let problem = DaemonBaseURL.problem(with: url) { throw ValidationError(problem) }
         let environment: ServiceEnvironment
         do {
             environment = try ServiceEnvironment(name: name, baseURL: url)

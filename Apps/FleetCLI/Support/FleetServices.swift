@@ -53,6 +53,13 @@ final class FleetServices: Sendable {
                 exitCode: FleetExitCode.notFound
             )
         }
+        if let problem = DaemonBaseURL.problem(with: chosen.url) {
+            throw CommandFailure(
+                "the environment \"\(name)\" in \(ConfigurationStore(environment: context.environment).fileURL.path): "
+                    + "\(problem) Change it with 'fleet env add \(name) URL'.",
+                exitCode: FleetExitCode.usage
+            )
+        }
         let environment: ServiceEnvironment
         do {
             environment = try ServiceEnvironment(name: chosen.name, baseURL: chosen.url)
@@ -140,6 +147,8 @@ final class FleetServices: Sendable {
         do {
             return try await locator.resolve(OfflineCopy.self)
         } catch {
+            // A data folder that is a file or read-only says so and what to do, whatever SQLite made of it.
+            if let problem = WritableFolder.data(context.environment).problem() { throw CommandFailure(problem) }
             if let underlying = error.underlying as? FleetClientError { throw underlying }
             throw CommandFailure("cannot open the offline copy: \(error)")
         }

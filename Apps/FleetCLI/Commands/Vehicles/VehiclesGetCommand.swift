@@ -8,10 +8,11 @@ import RequestKit
 public struct VehiclesGetCommand: FleetRunnable {
     public static let configuration = CommandConfiguration(
         commandName: "get",
-        abstract: "Show one vehicle."
+        abstract: "Show one vehicle.",
+        discussion: GlobalOptions.helpPointer
     )
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(visibility: .hidden) public var global: GlobalOptions
 
     @Argument(help: "The vehicle's ID (a UUID).")
     public var id: String
@@ -29,13 +30,14 @@ public struct VehiclesGetCommand: FleetRunnable {
         try await withServices(global, context) { services in
             if offline {
                 // The synced copy first; a vehicle it does not hold may have been read online since.
-                guard let vehicle = try await offlineVehicle(id, services) else {
+                guard let (vehicle, source) = try await offlineVehicle(id, services) else {
                     throw FleetClientError(
                         code: .notFound,
                         message: "vehicle \(id) is neither in the offline copy of \"\(services.environment.name)\" "
                             + "nor in fleet's HTTP cache (run 'fleet sync' to refresh the copy)"
                     )
                 }
+                context.output.line(source.note(), to: .standardError)
                 switch global.api {
                 case .v2: try output.one(vehicle)
                 case .v1: try output.one(V1Conversion.v1(vehicle))
@@ -50,12 +52,22 @@ public struct VehiclesGetCommand: FleetRunnable {
         }
     }
 
-    /// The vehicle from the offline copy, else from the HTTP cache (the v2 answer, whatever `--api` says), else `nil`.
-    private func offlineVehicle(_ id: ModelID<Vehicle>, _ services: FleetServices) async throws -> V2.Vehicle? {
-        if let vehicle = try await services.offlineCopy().vehicle(id) { return vehicle }
+    /// The vehicle from the offline copy, else from the HTTP cache (the v2 answer, whatever `--api` says), with
+    /// where it came from; `nil` when neither holds it.
+    private func offlineVehicle(
+        _ id: ModelID<Vehicle>,
+        _ services: FleetServices
+    ) async throws -> (V2.Vehicle, OfflineSource)? {
+        let name = services.environment.name
+        let copy = try await services.offlineCopy()
+        let syncedAt = try await copy.lastSynced()
+        if let syncedAt, let vehicle = try await copy.vehicle(id) {
+            return (vehicle, .copy(environment: name, syncedAt: syncedAt))
+        }
         guard let cached = try await services.cachedReads() else { return nil }
         do {
-            return try await cached.v2.get(id)
+            let answer = try await cached.v2.getWithAnswerDate(id)
+            return (answer.vehicle, .cache(environment: name, answeredAt: answer.answeredAt, copySyncedAt: syncedAt))
         } catch {
             guard error.code == .notCached else { throw error }
             return nil

@@ -4,10 +4,11 @@ public import ArgumentParser
 public struct EnvUseCommand: FleetRunnable {
     public static let configuration = CommandConfiguration(
         commandName: "use",
-        abstract: "Make an environment the current one (persisted)."
+        abstract: "Make an environment the current one (persisted).",
+        discussion: GlobalOptions.helpPointer
     )
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(visibility: .hidden) public var global: GlobalOptions
 
     @Argument(help: "The environment's name.")
     public var name: String
