@@ -61,7 +61,8 @@ enum CacheDecision: Equatable {
             return control.noCache || control.mustRevalidate ? .notCached : .hit(stale: true)
         }
         let youngEnough = requestControl.maxAge.map { age <= TimeInterval($0) } ?? true
-        let freshEnough = fresh && youngEnough && !control.noCache
+        let freshEnough =
+            fresh && youngEnough && !control.noCache
             && (requestControl.minFresh.map { freshness.lifetime - age >= TimeInterval($0) } ?? true)
         let staleAccepted =
             !fresh && youngEnough && !control.noCache && !control.mustRevalidate
