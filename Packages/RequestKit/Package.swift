@@ -33,6 +33,8 @@ let package = Package(
         // Event loops, HTTP/1 server for the test server, TLS and pinning.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // HTTP/2 stream errors, to tell a stream the server refused from one it may have processed.
+        .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
         // SHA-256 of pinned certificates and public keys.
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
@@ -64,6 +66,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: sharedSwiftSettings

@@ -4,6 +4,7 @@ import HTTPTypes
 public import Logging
 import NIOCore
 import NIOHTTP1
+import NIOHTTP2
 import NIOPosix
 public import NIOSSL
 public import RequestKit
@@ -360,6 +361,20 @@ public final class AsyncHTTPClientTransport: Transport {
         if error is CancellationError { return make(.cancelled, "the request was cancelled") }
         if let pinning = error as? PinningFailure { return make(.pinningFailed, pinning.reason) }
         if isConnectionRefused(error) { return make(.connectionRefused, "nothing accepts connections at the address") }
+        if let closed = error as? NIOHTTP2Errors.StreamClosed {
+            // RFC 9113 section 8.7: a refused stream was not processed. Any other reset before the response head
+            // (CANCEL for the streams above a GOAWAY's last stream ID among them) counts as a lost connection.
+            if closed.errorCode == .refusedStream {
+                return .notProcessed(subject, operation: operation, url: url, underlying: error)
+            }
+            return .connectionLost(
+                subject,
+                reason: "the server reset the stream (\(closed.errorCode)) before the response arrived",
+                operation: operation,
+                url: url,
+                underlying: error
+            )
+        }
         if isConnectionLost(error) {
             return .connectionLost(subject, operation: operation, url: url, underlying: error)
         }

@@ -11,10 +11,12 @@ import Testing
 /// Records every attempt and request an observer hears of.
 final class AttemptRecorder: RequestObserver {
     let attempts = LockedValue<[RequestAttemptFinished]>([])
+    let replays = LockedValue<[RequestReplayed]>([])
     let finished = LockedValue<[RequestFinished]>([])
 
     func requestStarted(_ event: RequestStarted) {}
     func requestAttemptFinished(_ event: RequestAttemptFinished) { attempts.update { $0.append(event) } }
+    func requestReplayed(_ event: RequestReplayed) { replays.update { $0.append(event) } }
     func requestFinished(_ event: RequestFinished) { finished.update { $0.append(event) } }
 }
 
@@ -391,17 +393,21 @@ struct RetryTests {
     @Test func observersSeeEveryAttemptWithItsNumber() async throws {
         let recorder = AttemptRecorder()
         let (client, mock) = try mockClient(quickPolicy(), observers: [recorder])
-        let script = Script([.status(502), .closeConnection, .text("ok")])
+        let script = Script([.status(502), .closeConnection, .status(503), .text("ok")])
         mock.on(.get, "vehicles") { _ in script.next() }
         _ = try await client.get("vehicles")
         let attempts = recorder.attempts.value
         #expect(attempts.map(\.attempt) == [1, 2, 3])
-        #expect(attempts.map(\.status) == [502, nil, 200])
-        #expect(attempts[1].error?.isConnectionLost == true)
+        #expect(attempts.map(\.status) == [502, 503, 200])
         #expect(attempts.map { $0.retryDelay == nil } == [false, false, true])
+        // The closed connection of the second attempt was no attempt of its own: the GET went out again within it.
+        let replays = recorder.replays.value
+        #expect(replays.map(\.attempt) == [2])
+        #expect(replays.first?.error.isConnectionLost == true)
+        #expect(mock.requests.count == 4)
         let finished = recorder.finished.value
         #expect(finished.count == 1)
-        #expect(Set(attempts.map(\.id)) == [finished[0].id])
+        #expect(Set(attempts.map(\.id) + replays.map(\.id)) == [finished[0].id])
     }
 
     @Test func logsAndMetricsCountRetriesWithoutSecrets() async throws {
@@ -435,6 +441,53 @@ struct RetryTests {
             #expect(ContinuousClock.now - started >= .seconds(1))
             #expect(server.receivedRequests.count == 2)
         }
+    }
+
+    @Test func aGetOnAClosedConnectionGoesOutAgainWithoutARetryPolicy() async throws {
+        let recorder = AttemptRecorder()
+        var configuration = RequestClient.Configuration()
+        configuration.observers = [recorder]
+        let script = Script([.closeConnection, .text("ok")])
+        try await withClient(configuration: configuration, handler: { _ in script.next() }) { client, server in
+            let response = try await client.get("vehicles")
+            #expect(response.status.code == 200)
+            #expect(server.receivedRequests.count == 2)
+            #expect(recorder.replays.value.count == 1)
+            #expect(recorder.attempts.value.isEmpty, "no retry policy, so no attempts")
+        }
+    }
+
+    @Test func aPostOnAClosedConnectionIsNotSentAgainWithoutARetryPolicy() async throws {
+        let script = Script([.closeConnection, .text("ok")])
+        try await withClient(handler: { _ in script.next() }) { client, server in
+            let error = try await #require(throws: RequestKitError.self) { try await client.post("vehicles") }
+            #expect(error.isConnectionLost)
+            #expect(server.receivedRequests.count == 1)
+        }
+    }
+
+    @Test func aStreamTheServerRefusedGoesOutAgainWhateverTheMethod() async throws {
+        let recorder = AttemptRecorder()
+        let (client, mock) = try mockClient(nil, observers: [recorder])
+        let refused = LockedValue(0)
+        mock.on(.post, "vehicles") { _ in
+            refused.update { $0 += 1 }
+            if refused.value <= 2 { throw RequestKitError.notProcessed("mock") }
+            return .status(201)
+        }
+        let response = try await client.post("vehicles")
+        #expect(response.status.code == 201)
+        #expect(mock.requests.count == 3)
+        #expect(recorder.replays.value.map(\.replay) == [1, 2])
+        #expect(recorder.replays.value.allSatisfy { $0.error.wasNotProcessed })
+    }
+
+    @Test func aRequestTheServerKeepsRefusingFailsAfterTheLastReplay() async throws {
+        let (client, mock) = try mockClient(nil)
+        mock.fail(.get, "vehicles", with: RequestKitError.notProcessed("mock"))
+        let error = try await #require(throws: RequestKitError.self) { try await client.get("vehicles") }
+        #expect(error.wasNotProcessed)
+        #expect(mock.requests.count == 1 + 4)
     }
 
     @Test func aConnectionClosedBeforeTheResponseIsRetriedOverLoopback() async throws {

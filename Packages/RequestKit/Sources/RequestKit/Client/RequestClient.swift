@@ -92,7 +92,8 @@ public struct RequestClient: Sendable {
         self.chain = MiddlewareChain(
             middleware: Self.assembleMiddleware(configuration),
             transport: transport,
-            decompression: configuration.decompression
+            decompression: configuration.decompression,
+            observers: configuration.observers
         )
         self.counter = RequestCounter()
         var headerFields = configuration.headerFields

@@ -107,6 +107,9 @@ public struct RequestKitError: Error, Sendable, CustomStringConvertible {
     public var errorBody: (any Sendable)?
     /// Whether the connection closed or was reset before the response arrived (see ``connectionLost(_:reason:operation:url:underlying:)``).
     public internal(set) var isConnectionLost = false
+    /// Whether the server certainly did not process the request: it refused the stream (HTTP/2 `REFUSED_STREAM`),
+    /// so any method may go again (see ``notProcessed(_:reason:operation:url:underlying:)``).
+    public internal(set) var wasNotProcessed = false
 
     /// Creates an error. Prefer the static factories.
     public init(
@@ -156,6 +159,21 @@ public struct RequestKitError: Error, Sendable, CustomStringConvertible {
             underlying: underlying
         )
         error.isConnectionLost = true
+        return error
+    }
+
+    /// The server refused the request before processing any of it (HTTP/2 `REFUSED_STREAM`, RFC 9113 section 8.7): a
+    /// ``Code/transportFailed`` error with ``wasNotProcessed`` set and ``isConnectionLost`` too. The client sends such a
+    /// request again on its own, whatever its method.
+    public static func notProcessed(
+        _ subject: String,
+        reason: String = "the server refused the request before processing it",
+        operation: String? = nil,
+        url: URL? = nil,
+        underlying: (any Error)? = nil
+    ) -> RequestKitError {
+        var error = connectionLost(subject, reason: reason, operation: operation, url: url, underlying: underlying)
+        error.wasNotProcessed = true
         return error
     }
 

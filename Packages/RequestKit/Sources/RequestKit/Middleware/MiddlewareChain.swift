@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// Runs a request through the configured middleware, outermost first, and finally through the transport.
 ///
@@ -16,14 +17,22 @@ final class MiddlewareChain: Sendable {
     private let inline: [Held<any InlineMiddleware>?]
     private let transport: any Transport
     private let decompression: ResponseDecompression
+    /// Told of every replay of a request the server did not process.
+    private let observers: [any RequestObserver]
 
     /// How many leading steps pass on every request that sets no duplicate policy of its own: the steps up to the
     /// first that is not a ``DuplicateRequestMiddleware`` allowing duplicates (the client's default). The chain
     /// skips them without reading the steps, so a plain request touches none of them.
     private let leadingPassOn: Int
 
-    init(middleware: [any Middleware], transport: any Transport, decompression: ResponseDecompression) {
+    init(
+        middleware: [any Middleware],
+        transport: any Transport,
+        decompression: ResponseDecompression,
+        observers: [any RequestObserver] = []
+    ) {
         self.middleware = middleware
+        self.observers = observers
         self.background = middleware.map { ($0 as? any BackgroundMiddleware).map(Held.init) }
         self.inline = middleware.map { ($0 as? any InlineMiddleware).map(Held.init) }
         self.transport = transport
@@ -47,7 +56,7 @@ final class MiddlewareChain: Sendable {
         // transport: nothing can have moved it off the URL it was prepared with, which every caller checked.
         let first = request.duplicatePolicy == nil ? leadingPassOn : 0
         if innermost.isEmpty, first == middleware.count {
-            let response = try await transport.send(request)
+            let response = try await deliver(request)
             return decompression.decode(response, operation: request.operation)
         }
         let lock = HostLock(environment: environment, resolved: request.url.absoluteString)
@@ -102,7 +111,7 @@ final class MiddlewareChain: Sendable {
                 error.url = request.url
                 throw error
             }
-            let response = try await transport.send(request)
+            let response = try await deliver(request)
             return decompression.decode(response, operation: request.operation)
         }
         let following = index + 1
@@ -115,6 +124,57 @@ final class MiddlewareChain: Sendable {
         }
         return try await steps[index].intercept(request) { next in
             try await self.send(next, from: following, in: steps, within: lock)
+        }
+    }
+}
+
+extension MiddlewareChain {
+    /// The most times one attempt of a request the server did not process is sent again.
+    static let maximumReplays = 4
+
+    /// Sends `request` to the transport. A request the server did not process goes out again at once, up to
+    /// ``maximumReplays`` times, whether or not a retry policy is configured (the server never acted on it, so
+    /// nothing is repeated): a stream the server refused, for any method; a connection that closed before any byte of
+    /// the response, for a method that is idempotent (RFC 9110 section 9.2.2) or a request with an
+    /// `Idempotency-Key`. The transport's pool hands the next sending another connection, since the failed one is
+    /// closing. Each replay is told to the observers.
+    nonisolated(nonsending) func deliver(_ request: ClientRequest) async throws -> ClientResponse {
+        do {
+            return try await transport.send(request)
+        } catch let error as RequestKitError where Self.mayReplay(request, after: error) {
+            var failure = error
+            for replay in 1...Self.maximumReplays {
+                if !observers.isEmpty {
+                    let event = RequestReplayed(
+                        id: request.observationID,
+                        operation: request.operation,
+                        method: request.method,
+                        url: Redaction.redact(request.url),
+                        attempt: request.attempt,
+                        replay: replay,
+                        error: failure
+                    )
+                    for observer in observers { observer.requestReplayed(event) }
+                }
+                do {
+                    return try await transport.send(request)
+                } catch let error as RequestKitError where Self.mayReplay(request, after: error) {
+                    failure = error
+                }
+            }
+            throw failure
+        }
+    }
+
+    /// Whether `error` shows the server did not act on `request`, and the request may go out again as it is.
+    static func mayReplay(_ request: ClientRequest, after error: RequestKitError) -> Bool {
+        guard error.isConnectionLost, !Task.isCancelled, request.body?.isReplayable ?? true else { return false }
+        if error.wasNotProcessed { return true }
+        switch request.method {
+        case .get, .head, .options, .trace, .put, .delete:
+            return true
+        default:
+            return RetryMiddleware.idempotencyKey.map { request.headerFields[$0] != nil } ?? false
         }
     }
 }

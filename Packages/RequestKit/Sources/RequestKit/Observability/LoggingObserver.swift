@@ -6,7 +6,8 @@ public import Logging
 ///
 /// Starts are logged at `debug`, successful finishes at `info` and failures at `warning`, each with the
 /// operation, method, URL, status, duration and byte counts as metadata. With a ``RetryPolicy``, every attempt that
-/// is retried is logged at `notice` with its number (`request.attempt`) and the wait before the next one.
+/// is retried is logged at `notice` with its number (`request.attempt`) and the wait before the next one. A request
+/// the server did not process and that went out again is logged at `info` (`request.replay`).
 public struct LoggingObserver: RequestObserver {
     private let logger: Logger
 
@@ -42,6 +43,21 @@ public struct LoggingObserver: RequestObserver {
         if let status = event.status { metadata["response.status"] = "\(status)" }
         if let error = event.error { metadata["error"] = "\(error)" }
         logger.notice("request attempt failed, retrying", metadata: metadata)
+    }
+
+    public func requestReplayed(_ event: RequestReplayed) {
+        logger.info(
+            "request not processed by the server, sent again",
+            metadata: [
+                "request.id": "\(event.id)",
+                "request.operation": "\(event.operation)",
+                "request.method": "\(event.method.rawValue)",
+                "request.url": "\(event.url.absoluteString)",
+                "request.attempt": "\(event.attempt)",
+                "request.replay": "\(event.replay)",
+                "error": "\(event.error)",
+            ]
+        )
     }
 
     public func requestFinished(_ event: RequestFinished) {

@@ -6,7 +6,8 @@ public import Metrics
 /// Records a timer `<label>.duration` and a counter `<label>.requests`, both with the dimensions `operation`,
 /// `method` and `status` (the status code, or `error` when no response arrived), and a counter
 /// `<label>.bytes_received`. With a ``RetryPolicy``, a counter `<label>.retries` counts the attempts that were
-/// retried, with the same dimensions (the status or `error` of the failed attempt).
+/// retried, with the same dimensions (the status or `error` of the failed attempt). A counter `<label>.replays`
+/// counts the requests the server did not process that went out again, by `operation` and `method`.
 public struct MetricsObserver: RequestObserver {
     private let label: String
     private let factory: any MetricsFactory
@@ -28,6 +29,11 @@ public struct MetricsObserver: RequestObserver {
             ("status", event.status.map(String.init) ?? "error"),
         ]
         Counter(label: "\(label).retries", dimensions: dimensions, factory: factory).increment()
+    }
+
+    public func requestReplayed(_ event: RequestReplayed) {
+        let dimensions = [("operation", event.operation), ("method", event.method.rawValue)]
+        Counter(label: "\(label).replays", dimensions: dimensions, factory: factory).increment()
     }
 
     public func requestFinished(_ event: RequestFinished) {
