@@ -57,7 +57,6 @@ struct DatabaseCredentialTests {
         arguments: ["a wrong password", "a server that is not there"]
     )
     func aFailedStartNeverShowsThePassword(failure: String) async throws {
-        let binary = try #require(DaemonProcess.located.binary)
         var (url, _) = try Self.database()
         let secret = "not-the-password-" + UUID().uuidString.prefix(8)
         var components = try #require(URLComponents(string: url))
@@ -66,18 +65,10 @@ struct DatabaseCredentialTests {
             components.port = try await closedPort()
         }
         url = try #require(components.string)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleetd-cred-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try await ChildProcess(
-            binary.path,
-            arguments: ["--port", "0", "--data-dir", folder.path, "--token", DaemonProcess.token, "--database", url],
-            environment: ["PATH": "/usr/bin:/bin", "HOME": folder.path],
-            output: .collect,
-            error: .collect
-        )
-        .finished()
-        let output = result.outputText + result.errorText
-        #expect(!result.termination.succeeded, "\(output.prefix(400))")
-        #expect(!output.contains(secret), "\(output)")
+        let folder = StartFailureTests.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let outcome = try await StartFailureTests.start(["--database", url], dataDirectory: folder)
+        #expect(!outcome.status.succeeded, "\(outcome.lines)")
+        #expect(!outcome.lines.joined().contains(secret), "\(outcome.lines)")
     }
 }
