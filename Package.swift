@@ -324,8 +324,9 @@ let package = Package(
                 "FleetCLI",
                 "FleetClient",
                 "FleetModels",
-                // Built before the tests so the suite can start the real binary.
+                // Built before the tests so the suites can start the real binaries.
                 "fleetd",
+                "fleet",
                 "FleetTestSupport",
                 .product(name: "ModelKit", package: "ModelKit"),
                 .product(name: "ModelKitTesting", package: "ModelKit"),
