@@ -8,11 +8,6 @@ import RequestKitAsyncHTTPClient
 import Synchronization
 import Testing
 
-/// The test PostgreSQL server's URL, if there is one (`Scripts/test-all` provides it).
-private let postgresURL = ProcessInfo.processInfo.environment["STOREKITLITE_POSTGRES_URL"].flatMap {
-    $0.isEmpty ? nil : $0
-}
-
 /// fleetd killed with SIGKILL while writers run: every write a client was told succeeded is there, with its exact
 /// values, after a restart (SQLite) or on another node and after a restart (PostgreSQL); the store opens cleanly.
 @Suite(
@@ -115,11 +110,11 @@ struct CrashTests {
 
     @Test(
         "PostgreSQL, two nodes: one killed during writes; the other has every acknowledged write, and so has the restarted one",
-        .enabled(if: postgresURL != nil, "STOREKITLITE_POSTGRES_URL is not set; Scripts/test-all starts a server")
+        .enabled(if: TestPostgres.url != nil, Comment(rawValue: TestPostgres.skipReason))
     )
     func postgresTwoNodes() async throws {
         let binary = try #require(DaemonProcess.located.binary)
-        let url = try #require(postgresURL)
+        let url = try #require(TestPostgres.url)
         let schema = "fleet_e2e_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let database = ["--database", url + (url.contains("?") ? "&" : "?") + "schema=" + schema]
         var first = try await DaemonProcess(binary: binary, extraArguments: database)

@@ -7,27 +7,19 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// The test PostgreSQL server's URL (with its password), if there is one.
-private let postgresURL = ProcessInfo.processInfo.environment["STOREKITLITE_POSTGRES_URL"].flatMap {
-    $0.isEmpty ? nil : $0
-}
-
 /// A database password never leaves fleetd: not in its log, not in an error, not in `/health` or `/metrics`, on a
 /// start that works and on starts that fail.
 @Suite(
     .enabled(if: DaemonProcess.located.binary != nil, Comment(rawValue: DaemonProcess.located.reason)),
-    .enabled(
-        if: postgresURL != nil,
-        "STOREKITLITE_POSTGRES_URL is not set; Scripts/postgres run -- swift test starts a throwaway server"
-    )
+    .enabled(if: TestPostgres.url != nil, Comment(rawValue: TestPostgres.skipReason))
 )
 struct DatabaseCredentialTests {
     /// The test server's URL on a fresh schema, and its password.
     static func database() throws -> (url: String, password: String) {
-        let url = try #require(postgresURL)
-        let password = try #require(URLComponents(string: url)?.password)
-        let schema = "cred_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        return (url + (url.contains("?") ? "&" : "?") + "schema=" + schema, password)
+        let server = try #require(TestPostgres.url)
+        let password = try #require(URLComponents(string: server)?.password)
+        let database = try #require(TestPostgres.freshSchema("cred"))
+        return (database.url, password)
     }
 
     @Test("a start, a write, /health and /metrics, and a stop: the password appears nowhere")

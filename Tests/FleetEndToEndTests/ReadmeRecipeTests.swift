@@ -7,20 +7,12 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// The test PostgreSQL server's URL, if there is one.
-private let postgresURL = ProcessInfo.processInfo.environment["STOREKITLITE_POSTGRES_URL"].flatMap {
-    $0.isEmpty ? nil : $0
-}
-
 /// The two-node recipe of `Apps/README.md`, run in bash as written, with what must differ here put in place: the
 /// test server's URL on a fresh schema, free ports, temporary data directories, and the fleetd the build made (a
 /// `swift build` inside `swift test` would wait for the build folder that the test run holds).
 @Suite(
     .enabled(if: DaemonProcess.located.binary != nil, Comment(rawValue: DaemonProcess.located.reason)),
-    .enabled(
-        if: postgresURL != nil,
-        "STOREKITLITE_POSTGRES_URL is not set; Scripts/postgres run -- swift test starts a throwaway server"
-    )
+    .enabled(if: TestPostgres.url != nil, Comment(rawValue: TestPostgres.skipReason))
 )
 struct ReadmeRecipeTests {
     static let readme = URL(fileURLWithPath: #filePath)
@@ -40,9 +32,8 @@ struct ReadmeRecipeTests {
     @Test("the two-node recipe works when pasted: both nodes healthy on one schema, a write on one read on the other")
     func twoNodeRecipe() async throws {
         let binary = try #require(DaemonProcess.located.binary)
-        let server = try #require(postgresURL)
-        let schema = "recipe_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
-        let database = server + (server.contains("?") ? "&" : "?") + "schema=" + schema
+        let server = try #require(TestPostgres.url)
+        let (database, schema) = try #require(TestPostgres.freshSchema("recipe"))
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleetd-recipe-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let ports = [try await closedPort(), try await closedPort()]

@@ -40,6 +40,18 @@ struct FleetConfiguration: Codable, Sendable, Hashable {
         environments.first { $0.name == name }
     }
 
+    /// The environment named `name`, or a failure naming the known ones (exit code: not found).
+    func existingEnvironment(named name: String) throws(CommandFailure) -> Environment {
+        guard let environment = environment(named: name) else {
+            let known = environments.map(\.name).joined(separator: ", ")
+            throw CommandFailure(
+                "no environment is named \"\(name)\" (known: \(known)); 'fleet env add' adds one",
+                exitCode: FleetExitCode.notFound
+            )
+        }
+        return environment
+    }
+
     /// Adds an environment, replacing one of the same name.
     mutating func upsert(_ environment: Environment) {
         if let index = environments.firstIndex(where: { $0.name == environment.name }) {

@@ -28,13 +28,7 @@ public struct EnvRemoveCommand: FleetRunnable {
     func execute(_ context: CommandContext) async throws {
         let store = ConfigurationStore(environment: context.environment)
         var configuration = try store.load()
-        guard let environment = configuration.environment(named: name) else {
-            let known = configuration.environments.map(\.name).joined(separator: ", ")
-            throw CommandFailure(
-                "no environment is named \"\(name)\" (known: \(known))",
-                exitCode: FleetExitCode.notFound
-            )
-        }
+        let environment = try configuration.existingEnvironment(named: name)
         if name == FleetConfiguration.localName {
             throw CommandFailure(
                 "\"\(name)\" is built in and cannot be removed",

@@ -20,13 +20,7 @@ public struct EnvUseCommand: FleetRunnable {
     func execute(_ context: CommandContext) async throws {
         let store = ConfigurationStore(environment: context.environment)
         var configuration = try store.load()
-        guard let environment = configuration.environment(named: name) else {
-            let known = configuration.environments.map(\.name).joined(separator: ", ")
-            throw CommandFailure(
-                "no environment is named \"\(name)\" (known: \(known)); 'fleet env add' adds one",
-                exitCode: FleetExitCode.notFound
-            )
-        }
+        let environment = try configuration.existingEnvironment(named: name)
         configuration.current = name
         try store.save(configuration)
         if global.json {
