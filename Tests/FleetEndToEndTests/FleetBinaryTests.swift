@@ -80,4 +80,39 @@ struct FleetBinaryTests {
         let help = try await Self.fleet(["--help"])
         #expect(help.output.contains("5"), "the help names exit code 5")
     }
+
+    /// Runs the built `fleet` in a pseudo-terminal (util-linux's `script`), as a person at a terminal runs it: what
+    /// they see, colours included.
+    static func fleetInATerminal(_ arguments: [String]) async throws -> String {
+        let binary = try #require(DaemonProcess.builtExecutable(named: "fleet").0)
+        let script = try #require(
+            ["/usr/bin/script", "/bin/script"].first { FileManager.default.isExecutableFile(atPath: $0) },
+            "util-linux's script is not installed"
+        )
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-tty-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let command = ([binary.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        let result = try await ChildProcess(
+            script,
+            arguments: ["-qec", command, "/dev/null"],
+            environment: [
+                "PATH": "/usr/bin:/bin", "HOME": home.path, "TERM": "xterm",
+                "FLEET_CONFIG_DIR": home.appendingPathComponent("config").path,
+                "FLEET_DATA_DIR": home.appendingPathComponent("data").path,
+            ],
+            output: .collect,
+            error: .collect
+        )
+        .finished()
+        return result.outputText
+    }
+
+    @Test("at a terminal, fleet's own errors start with a red error: and the hint is on the same line")
+    func whatATerminalShows() async throws {
+        let screen = try await Self.fleetInATerminal(["env", "add", "bad", "127.0.0.1:8080"])
+        #expect(screen.hasPrefix("\u{1B}[31merror:\u{1B}[0m "), "\(screen.debugDescription)")
+        #expect(screen.contains("did you mean http://127.0.0.1:8080?"))
+        let typo = try await Self.fleetInATerminal(["vehicles", "delete", "x"])
+        #expect(typo.contains("Did you mean 'remove'?"), "\(typo.debugDescription)")
+    }
 }
