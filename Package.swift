@@ -112,7 +112,7 @@ let package = Package(
             swiftSettings: sharedSwiftSettings
         ),
         .testTarget(
-            name: "AdaptersTests",
+            name: "RequestStoreCacheTests",
             dependencies: [
                 .product(name: "RequestStoreCache", package: "Adapters"),
                 .product(name: "RequestKit", package: "RequestKit"),
@@ -121,7 +121,7 @@ let package = Package(
                 .product(name: "StoreKitLite", package: "StoreKitLite"),
                 .product(name: "StoreKitLiteSQLite", package: "StoreKitLite"),
             ],
-            path: "Packages/Adapters/Tests/AdaptersTests",
+            path: "Packages/Adapters/Tests/RequestStoreCacheTests",
             swiftSettings: sharedSwiftSettings
         ),
         .testTarget(

@@ -6,7 +6,7 @@ import RequestStoreCache
 import StoreKitLite
 import Synchronization
 
-// The longest single call of a persistent HTTP cache (Adapters' StoreCacheStore) of 10,000 answers: filling it,
+// The longest single call of a persistent HTTP cache (Adapters' StoreKitLiteCacheStore) of 10,000 answers: filling it,
 // storing past its entry bound so that every store evicts, looking answers up while that goes on, one store that
 // evicts thousands of answers at once by bytes, and opening the full file again and storing into it at once; then, as
 // a control, the same stores and lookups on the raw SQLite C API. It prints the longest call of each phase with its
@@ -79,7 +79,7 @@ struct Latencies {
 }
 
 /// Looks up random answers until `done` says stop, timing each lookup.
-func lookUp(_ store: StoreCacheStore, until done: @escaping @Sendable () -> Bool) async throws -> Latencies {
+func lookUp(_ store: StoreKitLiteCacheStore, until done: @escaping @Sendable () -> Bool) async throws -> Latencies {
     var latencies = Latencies()
     var generator = SystemRandomNumberGenerator()
     while !done() {
@@ -199,8 +199,8 @@ struct UncheckedHandle: @unchecked Sendable {
 
 /// Runs the phases off the main actor, so that no call hops between the main thread and the pool.
 func measure() async throws {
-    let limits = StoreCacheStore.Limits(maximumEntries: entries)
-    let store = try await StoreCacheStore.open(path: path, limits: limits)
+    let limits = StoreKitLiteCacheStore.Limits(maximumEntries: entries)
+    let store = try await StoreKitLiteCacheStore.open(path: path, limits: limits)
 
     // 1. Filling the store to its entry bound: no eviction yet.
     var filling = Latencies()
@@ -223,12 +223,12 @@ func measure() async throws {
     // 3. One answer large enough that thousands of small ones go to make room for it by bytes.
     let bytesBefore = try await store.byteCount
     try await store.service.close()
-    let byBytes = StoreCacheStore.Limits(
+    let byBytes = StoreKitLiteCacheStore.Limits(
         maximumBytes: bytesBefore + 2 << 20,
         maximumEntries: entries,
         maximumBodySize: 4 << 20
     )
-    let bounded = try await StoreCacheStore.open(path: path, limits: byBytes)
+    let bounded = try await StoreKitLiteCacheStore.open(path: path, limits: byBytes)
     let bulk = Flag()
     async let bulkLookups = lookUp(bounded, until: { bulk.isSet })
     var bulkStore = Latencies()
@@ -248,8 +248,8 @@ func measure() async throws {
     var lookupsWhileIndexing = Latencies()
     var indexing = Latencies()
     for round in 0..<5 {
-        var reopened: StoreCacheStore?
-        try await opening.time { reopened = try await StoreCacheStore.open(path: path, limits: limits) }
+        var reopened: StoreKitLiteCacheStore?
+        try await opening.time { reopened = try await StoreKitLiteCacheStore.open(path: path, limits: limits) }
         guard let reopened else { continue }
         let opened = clock.now
         try await firstStores.time { try await reopened.store(answer(4 * entries + round)) }
@@ -265,7 +265,7 @@ func measure() async throws {
     firstStores.report("first store after opening (does not wait for the index)")
     lookupsWhileIndexing.report("lookups right after it")
     indexing.report("until entryCount (which waits for the index) returns, from opening")
-    let reopened = try await StoreCacheStore.open(path: path, limits: limits)
+    let reopened = try await StoreKitLiteCacheStore.open(path: path, limits: limits)
     var firstLookups = Latencies()
     for number in stride(from: entries, to: 2 * entries, by: 10) {
         try await firstLookups.time { _ = try await reopened.entries(for: key(number)) }

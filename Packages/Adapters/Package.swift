@@ -92,7 +92,7 @@ let package = Package(
             swiftSettings: sharedSwiftSettings
         ),
         .testTarget(
-            name: "AdaptersTests",
+            name: "RequestStoreCacheTests",
             dependencies: [
                 "RequestStoreCache",
                 .product(name: "RequestKit", package: "RequestKit"),

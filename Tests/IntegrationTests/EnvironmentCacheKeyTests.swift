@@ -17,10 +17,10 @@ struct EnvironmentCacheKeyTests {
         #expect(key.description == "GET http://127.0.0.1:8080/v2/vehicles?make=volvo")
 
         let service = try await PersistenceService.open(
-            model: StoreCacheStore.model,
+            model: StoreKitLiteCacheStore.model,
             backend: InMemoryBackend()
         )
-        let store = try await StoreCacheStore(service: service)
+        let store = try await StoreKitLiteCacheStore(service: service)
         let canonical = try environment.url(for: "vehicles?make=volvo")
         try await store.store(
             CachedResponse(

@@ -8,7 +8,7 @@ import RequestStoreCache
 import Testing
 
 /// The stack as one, across two processes: the real `fleet` binary (RequestKit on AsyncHTTPClient, its cache a
-/// StoreKitLite SQLite file through `StoreCacheStore`) fills a cache file from a loopback server that counts what it
+/// StoreKitLite SQLite file through `StoreKitLiteCacheStore`) fills a cache file from a loopback server that counts what it
 /// is asked; this process then opens the same file and answers from it, reaching the server only to revalidate.
 @Suite(.enabled(if: FleetBinary.located.url != nil, Comment(rawValue: FleetBinary.located.reason)))
 struct SharedCacheFileTests {
@@ -46,7 +46,7 @@ struct SharedCacheFileTests {
             #expect(FileManager.default.fileExists(atPath: cacheFile.path))
 
             // The second process: this one, on the same file.
-            let store = try await StoreCacheStore.open(path: cacheFile.path)
+            let store = try await StoreKitLiteCacheStore.open(path: cacheFile.path)
             #expect(try await store.entryCount == 2)
             try await AsyncHTTPClientTransport.withTransport { transport in
                 var settings = RequestClient.Configuration()

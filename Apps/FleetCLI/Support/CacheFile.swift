@@ -18,7 +18,7 @@ import Darwin
 enum CacheFile {
     /// How large the file may grow: 32 MiB in 2,000 answers, none larger than 4 MiB (a larger answer is passed on
     /// and not kept). A run is short, so only the last 4 MiB read are also kept in memory.
-    static let limits = StoreCacheStore.Limits(
+    static let limits = StoreKitLiteCacheStore.Limits(
         maximumBytes: 32 << 20,
         maximumEntries: 2_000,
         maximumBodySize: 4 << 20,

@@ -451,13 +451,13 @@ let benchmarks: @Sendable () -> Void = {
         try await measureFreshHits(benchmark, store: MemoryCacheStore())
     }
 
-    // The same fresh hit from a cache kept in a SQLite file (Adapters' StoreCacheStore), which keeps the answers it
+    // The same fresh hit from a cache kept in a SQLite file (Adapters' StoreKitLiteCacheStore), which keeps the answers it
     // read lately in memory as well. Compare with the in-memory row above in the same run.
-    Benchmark("GET 1 KiB fresh cache hit from a file (StoreCacheStore)") { benchmark in
+    Benchmark("GET 1 KiB fresh cache hit from a file (StoreKitLiteCacheStore)") { benchmark in
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bench-cache-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try await StoreCacheStore.open(path: folder.appendingPathComponent("cache.sqlite").path)
+        let store = try await StoreKitLiteCacheStore.open(path: folder.appendingPathComponent("cache.sqlite").path)
         try await measureFreshHits(benchmark, store: store)
     }
 
@@ -474,12 +474,15 @@ let benchmarks: @Sendable () -> Void = {
     }
     interleavedHits(control: false)
     interleavedHits(control: true)
-    Benchmark("GET 1 KiB fresh cache hit from a file (StoreCacheStore), 1,000 on one client", configuration: thousand) {
+    Benchmark(
+        "GET 1 KiB fresh cache hit from a file (StoreKitLiteCacheStore), 1,000 on one client",
+        configuration: thousand
+    ) {
         benchmark in
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bench-cache-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try await StoreCacheStore.open(path: folder.appendingPathComponent("cache.sqlite").path)
+        let store = try await StoreKitLiteCacheStore.open(path: folder.appendingPathComponent("cache.sqlite").path)
         try await measureFreshHits(benchmark, store: store)
     }
 

@@ -45,10 +45,10 @@ var configuration = RequestClient.Configuration()
 if mode == "cache" || mode == "chain" || mode == "miss" {
     configuration.cache = HTTPCache(store: MemoryCacheStore())
 }
-// `… N filecache` answers them from a fresh entry of a StoreCacheStore in a temporary SQLite file.
+// `… N filecache` answers them from a fresh entry of a StoreKitLiteCacheStore in a temporary SQLite file.
 if mode == "filecache" {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("profile-\(UUID().uuidString).sqlite")
-    configuration.cache = HTTPCache(store: try await StoreCacheStore.open(path: path.path))
+    configuration.cache = HTTPCache(store: try await StoreKitLiteCacheStore.open(path: path.path))
 }
 if mode == "chain" || mode == "retry" {
     configuration.retryPolicy = RetryPolicy()
@@ -75,7 +75,7 @@ if mode == "first" || mode == "firsthit" || mode == "firstfilehit" {
             if mode == "firstfilehit" {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                 let path = folder.appendingPathComponent("cache.sqlite").path
-                configuration.cache = HTTPCache(store: try await StoreCacheStore.open(path: path))
+                configuration.cache = HTTPCache(store: try await StoreKitLiteCacheStore.open(path: path))
             }
             defer { try? FileManager.default.removeItem(at: folder) }
             let client = RequestClient(

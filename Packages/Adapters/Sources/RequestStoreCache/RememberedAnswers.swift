@@ -2,7 +2,7 @@ import Foundation
 import RequestKit
 import StoreKitLite
 
-/// The answers a ``StoreCacheStore`` keeps in memory, decoded: for each key, its answers, the IDs of the stored
+/// The answers a ``StoreKitLiteCacheStore`` keeps in memory, decoded: for each key, its answers, the IDs of the stored
 /// entries they came from and the store version as of which they were all the key's answers. A lookup uses them
 /// while the store's version is the same; after a commit, while the key's stored IDs are the same. Bounded in
 /// bytes: the keys used least recently go first.

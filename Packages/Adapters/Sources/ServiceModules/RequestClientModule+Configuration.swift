@@ -38,8 +38,8 @@ extension RequestClientModule {
         case 1:
             cache = .memory(maximumBytes: bytes ?? 32 << 20, maximumEntries: entries ?? 1_000)
         case 2:
-            let defaults = StoreCacheStore.Limits()
-            let limits = StoreCacheStore.Limits(
+            let defaults = StoreKitLiteCacheStore.Limits()
+            let limits = StoreKitLiteCacheStore.Limits(
                 maximumBytes: bytes ?? defaults.maximumBytes,
                 maximumEntries: entries ?? defaults.maximumEntries
             )

@@ -22,7 +22,7 @@ public struct RequestClientModule: ValidatedModule {
         enum Storage: Sendable {
             case none
             case memory(maximumBytes: Int, maximumEntries: Int)
-            case file(path: String, limits: StoreCacheStore.Limits)
+            case file(path: String, limits: StoreKitLiteCacheStore.Limits)
         }
 
         let storage: Storage
@@ -38,7 +38,10 @@ public struct RequestClientModule: ValidatedModule {
         /// A cache in a SQLite file (created when missing), shared by every process that opens it. A file that
         /// cannot be a cache (corrupt, foreign, in a folder that cannot be written) leaves the client uncached:
         /// the cache is an optimisation, never a reason to fail.
-        public static func file(path: String, limits: StoreCacheStore.Limits = StoreCacheStore.Limits()) -> Cache {
+        public static func file(
+            path: String,
+            limits: StoreKitLiteCacheStore.Limits = StoreKitLiteCacheStore.Limits()
+        ) -> Cache {
             Cache(storage: .file(path: path, limits: limits))
         }
     }
@@ -175,7 +178,7 @@ public final class RequestClientStack: Sendable {
     }
 
     /// The stack of `module`, with the cache file already opened (or `nil`: none, or not usable).
-    init(_ module: RequestClientModule, cacheFile: StoreCacheStore?) throws(ModuleConfigurationError) {
+    init(_ module: RequestClientModule, cacheFile: StoreKitLiteCacheStore?) throws(ModuleConfigurationError) {
         try Self.checkProblems(of: module)
         do throws(RequestKitError) {
             environment = try ServiceEnvironment(name: module.resolvedEnvironmentName, baseURL: module.baseURL)
@@ -219,9 +222,9 @@ public final class RequestClientStack: Sendable {
 
     static func openCache(
         path: String,
-        limits: StoreCacheStore.Limits,
+        limits: StoreKitLiteCacheStore.Limits,
         module: RequestClientModule
-    ) async -> StoreCacheStore? {
+    ) async -> StoreKitLiteCacheStore? {
         do {
             let folder = (path as NSString).deletingLastPathComponent
             if !folder.isEmpty {
@@ -231,7 +234,7 @@ public final class RequestClientStack: Sendable {
                     throw StoreError(.cannotOpen, detail: "the folder \(folder) cannot be created")
                 }
             }
-            return try await StoreCacheStore.open(path: path, limits: limits)
+            return try await StoreKitLiteCacheStore.open(path: path, limits: limits)
         } catch {
             let error = error as? StoreError ?? StoreError(.cannotOpen, detail: "\(error)")
             if let report = module.cacheUnavailable {

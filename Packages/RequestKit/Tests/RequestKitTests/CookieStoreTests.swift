@@ -287,7 +287,7 @@ struct CookieClientTests {
             try await AsyncHTTPClientTransport.withTransport { transport in
                 let url = server.baseURL
                 store.store(setCookie: "sid=s3cret; Path=/", for: url)
-                let client = UnsafePublicClient(transport: transport, configuration: configuration)
+                let client = PublicResourceClient(transport: transport, configuration: configuration)
                 let response = try await client.request(
                     .get,
                     url.appending(path: "vehicles"),

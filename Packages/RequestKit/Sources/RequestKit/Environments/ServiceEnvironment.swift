@@ -94,7 +94,7 @@ public struct ServiceEnvironment: Sendable, Hashable, CustomStringConvertible {
     /// name another host is refused: absolute URLs (`https://other/x`), network-path references (`//other/x`),
     /// a first segment with a colon (`other:8080/x`, `http:other/x`, which URL parsers read as a scheme) and
     /// backslashes (which some parsers read as slashes). A request that names another host must say so explicitly,
-    /// through ``UnsafePublicClient``, rather than through a path. A first segment that really holds a colon is
+    /// through ``PublicResourceClient``, rather than through a path. A first segment that really holds a colon is
     /// written after `./`, as RFC 3986 asks: `"./items:batchGet"`.
     ///
     /// - Throws: ``RequestKitError/Code/invalidPath`` when the path could leave the environment's origin or does

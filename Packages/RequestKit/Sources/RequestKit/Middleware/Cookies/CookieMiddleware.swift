@@ -11,7 +11,7 @@ import HTTPTypes
 /// Redirects that the transport follows by itself are handled as a browser handles them: the cookies each redirect
 /// sets are stored for the URL that set them, and the request to each new location carries the cookies chosen for
 /// that location, not those of the first URL (see ``RedirectHandler``). A `Cookie` value the request carried itself
-/// stays while the redirects keep to its origin. `UnsafePublicClient` never sends cookies.
+/// stays while the redirects keep to its origin. `PublicResourceClient` never sends cookies.
 public struct CookieMiddleware: Middleware {
     /// The store read and written.
     public let store: CookieStore

@@ -6,7 +6,7 @@ import RequestKitAsyncHTTPClient
 import RequestKitTesting
 import Testing
 
-struct UnsafePublicClientTests {
+struct PublicResourceClientTests {
     @Test func theSecureClientIsLockedToItsEnvironmentsHost() async throws {
         try await withClient(handler: TestServer.echo) { client, server in
             await #expect {
@@ -21,7 +21,7 @@ struct UnsafePublicClientTests {
     @Test func thePublicClientReachesAnyURLAndNeverSendsCredentials() async throws {
         try await TestServer.withTestServer(handler: TestServer.echo) { server in
             try await AsyncHTTPClientTransport.withTransport { transport in
-                let client = UnsafePublicClient(transport: transport)
+                let client = PublicResourceClient(transport: transport)
                 let url = server.baseURL.appending(path: "tiles/3/4").appending(queryItems: [
                     URLQueryItem(name: "z", value: "9")
                 ])

@@ -56,8 +56,8 @@ final class TestClock: Sendable {
     func advance(_ seconds: TimeInterval) { current.withLock { $0 += seconds } }
 }
 
-@Suite("StoreCacheStore: RequestKit's HTTP cache in a StoreKitLite file")
-struct StoreCacheStoreTests {
+@Suite("StoreKitLiteCacheStore: RequestKit's HTTP cache in a StoreKitLite file")
+struct StoreKitLiteCacheStoreTests {
     static func answer(
         _ path: String,
         body: String = "body",
@@ -88,12 +88,12 @@ struct StoreCacheStoreTests {
     @Test("answers survive closing and opening the file again, bodies and header fields intact")
     func survivesRestart() async throws {
         let folder = try CacheFolder()
-        let first = try await StoreCacheStore.open(path: folder.path)
+        let first = try await StoreKitLiteCacheStore.open(path: folder.path)
         let stored = try Self.answer("vehicles", body: String(repeating: "v", count: 100_000))
         try await first.store(stored)
         try await first.service.close()
 
-        let second = try await StoreCacheStore.open(path: folder.path)
+        let second = try await StoreKitLiteCacheStore.open(path: folder.path)
         #expect(try await second.entryCount == 1)
         let found = try await second.entries(for: try Self.key("vehicles"))
         #expect(found == [stored])
@@ -103,7 +103,7 @@ struct StoreCacheStoreTests {
     @Test("variants under one key are kept apart; storing a variant again replaces it")
     func variants() async throws {
         let folder = try CacheFolder()
-        let store = try await StoreCacheStore.open(path: folder.path)
+        let store = try await StoreKitLiteCacheStore.open(path: folder.path)
         try await store.store(try Self.answer("v", body: "de", vary: ["accept-language": "de"]))
         try await store.store(try Self.answer("v", body: "en", vary: ["accept-language": "en"]))
         try await store.store(try Self.answer("v", body: "de 2", vary: ["accept-language": "de"]))
@@ -116,12 +116,12 @@ struct StoreCacheStoreTests {
     func evictsLeastRecentlyUsed() async throws {
         let folder = try CacheFolder()
         let clock = TestClock()
-        let limits = StoreCacheStore.Limits(maximumEntries: 3)
+        let limits = StoreKitLiteCacheStore.Limits(maximumEntries: 3)
         let service = try await PersistenceService.open(
-            model: StoreModel(records: StoreCacheStore.records),
+            model: StoreModel(records: StoreKitLiteCacheStore.records),
             backend: SQLiteBackend(path: folder.path)
         )
-        let store = try await StoreCacheStore(service: service, limits: limits, clock: { clock.now })
+        let store = try await StoreKitLiteCacheStore(service: service, limits: limits, clock: { clock.now })
         for path in ["a", "b", "c"] {
             try await store.store(try Self.answer(path))
             clock.advance(1)
@@ -134,7 +134,7 @@ struct StoreCacheStoreTests {
         #expect(try await store.entries(for: try Self.key("b")).isEmpty)
         try await service.close()
 
-        let reopened = try await StoreCacheStore.open(path: folder.path, limits: limits)
+        let reopened = try await StoreKitLiteCacheStore.open(path: folder.path, limits: limits)
         #expect(try await reopened.entryCount == 3)
         for path in ["a", "c", "d"] {
             #expect(try await reopened.entries(for: try Self.key(path)).count == 1, "\(path)")
@@ -144,12 +144,12 @@ struct StoreCacheStoreTests {
     @Test("a store right after opening is bounded like any other once the index of what is stored is read")
     func storeRightAfterOpening() async throws {
         let folder = try CacheFolder()
-        let limits = StoreCacheStore.Limits(maximumEntries: 3)
-        let first = try await StoreCacheStore.open(path: folder.path, limits: limits)
+        let limits = StoreKitLiteCacheStore.Limits(maximumEntries: 3)
+        let first = try await StoreKitLiteCacheStore.open(path: folder.path, limits: limits)
         for path in ["a", "b", "c"] { try await first.store(try Self.answer(path)) }
         try await first.service.close()
 
-        let reopened = try await StoreCacheStore.open(path: folder.path, limits: limits)
+        let reopened = try await StoreKitLiteCacheStore.open(path: folder.path, limits: limits)
         #expect(try await reopened.entries(for: try Self.key("b")).count == 1, "a lookup needs no index")
         try await reopened.store(try Self.answer("d"))
         #expect(try await reopened.entryCount == 3)
@@ -160,19 +160,19 @@ struct StoreCacheStoreTests {
     func storesWhileTheIndexIsRead() async throws {
         let folder = try CacheFolder()
         let clock = TestClock()
-        let limits = StoreCacheStore.Limits(maximumEntries: 100)
-        let first = try await StoreCacheStore.open(path: folder.path, limits: limits)
+        let limits = StoreKitLiteCacheStore.Limits(maximumEntries: 100)
+        let first = try await StoreKitLiteCacheStore.open(path: folder.path, limits: limits)
         for index in 0..<100 {
             try await first.store(try Self.answer("e\(index)", at: clock.now))
         }
         try await first.service.close()
 
         let service = try await PersistenceService.open(
-            model: StoreCacheStore.model,
+            model: StoreKitLiteCacheStore.model,
             backend: SQLiteBackend(path: folder.path)
         )
         let gate = Gate()
-        let store = try await StoreCacheStore(
+        let store = try await StoreKitLiteCacheStore(
             service: service,
             limits: limits,
             clock: { clock.now },
@@ -208,8 +208,8 @@ struct StoreCacheStoreTests {
     @Test("the byte budget evicts too, and an answer larger than the body limit is not stored")
     func byteBudget() async throws {
         let folder = try CacheFolder()
-        let limits = StoreCacheStore.Limits(maximumBytes: 10_000, maximumEntries: 100, maximumBodySize: 4_000)
-        let store = try await StoreCacheStore.open(path: folder.path, limits: limits)
+        let limits = StoreKitLiteCacheStore.Limits(maximumBytes: 10_000, maximumEntries: 100, maximumBodySize: 4_000)
+        let store = try await StoreKitLiteCacheStore.open(path: folder.path, limits: limits)
         for index in 0..<5 {
             try await store.store(try Self.answer("p\(index)", body: String(repeating: "x", count: 3_000)))
         }
@@ -226,12 +226,16 @@ struct StoreCacheStoreTests {
         let folder = try CacheFolder()
         let clock = TestClock()
         let count = 400
-        let limits = StoreCacheStore.Limits(maximumBytes: 500_000, maximumEntries: 10_000, maximumBodySize: 490_000)
+        let limits = StoreKitLiteCacheStore.Limits(
+            maximumBytes: 500_000,
+            maximumEntries: 10_000,
+            maximumBodySize: 490_000
+        )
         let service = try await PersistenceService.open(
-            model: StoreCacheStore.model,
+            model: StoreKitLiteCacheStore.model,
             backend: SQLiteBackend(path: folder.path)
         )
-        let store = try await StoreCacheStore(service: service, limits: limits, clock: { clock.now })
+        let store = try await StoreKitLiteCacheStore(service: service, limits: limits, clock: { clock.now })
         for index in 0..<count {
             try await store.store(try Self.answer("small\(index)", body: String(repeating: "s", count: 1_000)))
             clock.advance(1)
@@ -250,7 +254,7 @@ struct StoreCacheStoreTests {
         #expect(try await store.entries(for: try Self.key("small0")).isEmpty, "the oldest went first")
         #expect(try await store.entries(for: try Self.key("small\(count - 1)")).count == 1, "the newest stayed")
         try await service.close()
-        let reopened = try await StoreCacheStore.open(path: folder.path, limits: limits)
+        let reopened = try await StoreKitLiteCacheStore.open(path: folder.path, limits: limits)
         #expect(try await reopened.entryCount == entries)
     }
 
@@ -258,12 +262,12 @@ struct StoreCacheStoreTests {
     func evictionOrderOverManyStores() async throws {
         let folder = try CacheFolder()
         let clock = TestClock()
-        let limits = StoreCacheStore.Limits(maximumEntries: 300)
+        let limits = StoreKitLiteCacheStore.Limits(maximumEntries: 300)
         let service = try await PersistenceService.open(
-            model: StoreCacheStore.model,
+            model: StoreKitLiteCacheStore.model,
             backend: SQLiteBackend(path: folder.path)
         )
-        let store = try await StoreCacheStore(service: service, limits: limits, clock: { clock.now })
+        let store = try await StoreKitLiteCacheStore(service: service, limits: limits, clock: { clock.now })
         for index in 0..<300 {
             try await store.store(try Self.answer("e\(index)"))
             clock.advance(1)
@@ -298,7 +302,7 @@ struct StoreCacheStoreTests {
     @Test("expired answers, one key, and everything can be removed")
     func removal() async throws {
         let folder = try CacheFolder()
-        let store = try await StoreCacheStore.open(path: folder.path)
+        let store = try await StoreKitLiteCacheStore.open(path: folder.path)
         let start = Date(timeIntervalSince1970: 1_800_000_000)
         try await store.store(try Self.answer("short", maxAge: 10, at: start))
         try await store.store(try Self.answer("long", maxAge: 1_000, at: start))
@@ -318,8 +322,8 @@ struct StoreCacheStoreTests {
     @Test("two stores on one file see each other's answers")
     func twoProcessesShareTheFile() async throws {
         let folder = try CacheFolder()
-        let first = try await StoreCacheStore.open(path: folder.path)
-        let second = try await StoreCacheStore.open(path: folder.path)
+        let first = try await StoreKitLiteCacheStore.open(path: folder.path)
+        let second = try await StoreKitLiteCacheStore.open(path: folder.path)
         try await first.store(try Self.answer("shared", body: "from the first"))
         let seen = try await second.entries(for: try Self.key("shared"))
         #expect(seen.map { String(decoding: $0.body, as: UTF8.self) } == ["from the first"])
@@ -330,15 +334,15 @@ struct StoreCacheStoreTests {
     @Test("two stores that touch and replace the same answers keep one answer per variant, with its body")
     func twoWritersOnOneVariant() async throws {
         let folder = try CacheFolder()
-        let first = try await StoreCacheStore.open(path: folder.path)
-        let second = try await StoreCacheStore.open(path: folder.path)
+        let first = try await StoreKitLiteCacheStore.open(path: folder.path)
+        let second = try await StoreKitLiteCacheStore.open(path: folder.path)
         try await first.store(try Self.answer("same", body: "one"))
         #expect(try await second.entries(for: try Self.key("same")).count == 1)
         #expect(try await first.entries(for: try Self.key("same")).count == 1)
         // Both now hold the entry's recency to write; both store the same variant again.
         try await second.store(try Self.answer("same", body: "two"))
         try await first.store(try Self.answer("same", body: "three"))
-        let fresh = try await StoreCacheStore.open(path: folder.path)
+        let fresh = try await StoreKitLiteCacheStore.open(path: folder.path)
         let found = try await fresh.entries(for: try Self.key("same"))
         #expect(found.map { String(decoding: $0.body, as: UTF8.self) } == ["three"])
         #expect(try await fresh.entryCount == 1)
@@ -348,8 +352,8 @@ struct StoreCacheStoreTests {
     @Test("what this process remembers is used until another process replaces or removes it, and not after")
     func anotherProcessInvalidatesWhatIsRemembered() async throws {
         let folder = try CacheFolder()
-        let remembering = try await StoreCacheStore.open(path: folder.path)
-        let other = try await StoreCacheStore.open(path: folder.path)
+        let remembering = try await StoreKitLiteCacheStore.open(path: folder.path)
+        let other = try await StoreKitLiteCacheStore.open(path: folder.path)
         try await other.store(try Self.answer("k", body: "first"))
         try await other.store(try Self.answer("unrelated", body: "u"))
         func bodies(_ path: String) async throws -> [String] {
@@ -377,7 +381,7 @@ struct StoreCacheStoreTests {
     @Test("an answer this process stores is used at once, and its own removal is seen at once")
     func ownWritesAreRemembered() async throws {
         let folder = try CacheFolder()
-        let store = try await StoreCacheStore.open(path: folder.path)
+        let store = try await StoreKitLiteCacheStore.open(path: folder.path)
         let stored = try Self.answer("k", body: "mine")
         try await store.store(stored)
         #expect(try await store.entries(for: try Self.key("k")) == [stored])
@@ -391,13 +395,13 @@ struct StoreCacheStoreTests {
     func childServiceSeesItsPendingChanges() async throws {
         let folder = try CacheFolder()
         let root = try await PersistenceService.open(
-            model: StoreCacheStore.model,
+            model: StoreKitLiteCacheStore.model,
             backend: SQLiteBackend(path: folder.path)
         )
-        let writer = try await StoreCacheStore(service: root)
+        let writer = try await StoreKitLiteCacheStore(service: root)
         try await writer.store(try Self.answer("k", body: "stored"))
         let child = root.makeChild()
-        let cache = try await StoreCacheStore(service: child)
+        let cache = try await StoreKitLiteCacheStore(service: child)
         #expect(try await cache.entries(for: try Self.key("k")).count == 1)
         #expect(try await cache.entries(for: try Self.key("k")).count == 1)
 
@@ -416,24 +420,24 @@ struct StoreCacheStoreTests {
         let stored = try Self.answer("old", body: "kept")
         // The model as it was: the two tables, created by one migration.
         let old = try await PersistenceService.open(
-            model: StoreModel(records: StoreCacheStore.records),
+            model: StoreModel(records: StoreKitLiteCacheStore.records),
             backend: SQLiteBackend(path: folder.path)
         )
-        try await StoreCacheStore(service: old).store(stored)
+        try await StoreKitLiteCacheStore(service: old).store(stored)
         try await old.close()
 
-        let reopened = try await StoreCacheStore.open(path: folder.path)
+        let reopened = try await StoreKitLiteCacheStore.open(path: folder.path)
         #expect(try await reopened.entries(for: try Self.key("old")) == [stored])
         try await reopened.store(try Self.answer("new", body: "added"))
         try await reopened.service.close()
-        let again = try await StoreCacheStore.open(path: folder.path)
+        let again = try await StoreKitLiteCacheStore.open(path: folder.path)
         #expect(try await again.entryCount == 2)
     }
 
     @Test("through a client, repeated hits never reach the transport, and a removal by another process is seen")
     func repeatedHitsThroughAClient() async throws {
         let folder = try CacheFolder()
-        let cacheStore = try await StoreCacheStore.open(path: folder.path)
+        let cacheStore = try await StoreKitLiteCacheStore.open(path: folder.path)
         let mock = MockTransport()
         mock.on(.get, "fleet") { _ in
             TestResponse(status: 200, headers: [("Cache-Control", "max-age=600")], body: .data(Data("the fleet".utf8)))
@@ -448,7 +452,7 @@ struct StoreCacheStoreTests {
         for _ in 0..<4 { _ = try await client.get("fleet") }  // a miss, stored; then hits
         #expect(mock.requests.count == 1)
         // Another process removes the answer from the file: the next GET asks the server again.
-        let other = try await StoreCacheStore.open(path: folder.path)
+        let other = try await StoreKitLiteCacheStore.open(path: folder.path)
         try await other.remove(try Self.key("fleet"))
         _ = try await client.get("fleet")
         #expect(mock.requests.count == 2)
@@ -459,7 +463,7 @@ struct StoreCacheStoreTests {
         let folder = try CacheFolder()
         let bytes = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         try bytes.write(to: URL(fileURLWithPath: folder.path))
-        let error = await #expect(throws: StoreError.self) { try await StoreCacheStore.open(path: folder.path) }
+        let error = await #expect(throws: StoreError.self) { try await StoreKitLiteCacheStore.open(path: folder.path) }
         #expect(error?.code == .notADatabase)
         #expect(try Data(contentsOf: URL(fileURLWithPath: folder.path)) == bytes)
     }
@@ -475,7 +479,7 @@ struct StoreCacheStoreTests {
             )
         }) { server in
             for _ in 0..<2 {
-                let cacheStore = try await StoreCacheStore.open(path: folder.path)
+                let cacheStore = try await StoreKitLiteCacheStore.open(path: folder.path)
                 try await AsyncHTTPClientTransport.withTransport { transport in
                     var configuration = RequestClient.Configuration()
                     configuration.cache = HTTPCache(store: cacheStore)

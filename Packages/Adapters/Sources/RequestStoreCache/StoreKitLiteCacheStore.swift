@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// ```swift
 /// var configuration = RequestClient.Configuration()
-/// if let cacheStore = try? await StoreCacheStore.open(path: cachesFolder + "/http-cache.sqlite") {
+/// if let cacheStore = try? await StoreKitLiteCacheStore.open(path: cachesFolder + "/http-cache.sqlite") {
 ///     configuration.cache = HTTPCache(store: cacheStore)
 /// }
 /// ```
@@ -52,7 +52,7 @@ import Synchronization
 /// write as not stored, so a request never fails because of its cache. Opening a file that is not a cache store (a
 /// corrupt or foreign file, a newer schema) throws a `StoreError` and leaves the file as it is; the
 /// client then goes without a cache (see ``open(path:limits:)``).
-public final class StoreCacheStore: CacheStore {
+public final class StoreKitLiteCacheStore: CacheStore {
     /// How large the store may grow.
     public struct Limits: Sendable, Hashable {
         /// The most bytes the stored answers take (bodies plus header fields).
@@ -287,7 +287,7 @@ public final class StoreCacheStore: CacheStore {
             guard case .loaded = load else { return [] }
             let excess = index.excess(over: limits)
             for victim in excess {
-                if let text = index.entries[victim]?.key, let evicted = StoreCacheStore.key(text) {
+                if let text = index.entries[victim]?.key, let evicted = StoreKitLiteCacheStore.key(text) {
                     memory.forget(evicted)
                 }
                 index.remove(victim)
@@ -419,8 +419,9 @@ public final class StoreCacheStore: CacheStore {
     /// - Throws: `StoreError` when the file cannot be a cache store: `StoreError.Code.notADatabase`
     ///   for a corrupt or foreign file, `StoreError.Code.newerSchema`,
     ///   `StoreError.Code.cannotOpen`. The file is left as it was. A client can go on without a
-    ///   cache: `let cacheStore = try? await StoreCacheStore.open(path: path)`.
-    public static func open(path: String, limits: Limits = Limits()) async throws(StoreError) -> StoreCacheStore {
+    ///   cache: `let cacheStore = try? await StoreKitLiteCacheStore.open(path: path)`.
+    public static func open(path: String, limits: Limits = Limits()) async throws(StoreError) -> StoreKitLiteCacheStore
+    {
         // Another process may write the same entries (when each was last used): our columns win, and an entry it
         // removed stays removed.
         let service = try await PersistenceService.open(
@@ -428,7 +429,7 @@ public final class StoreCacheStore: CacheStore {
             backend: SQLiteBackend(path: path, execution: .callingThread, durability: .normal),
             mergePolicy: .oursWins
         )
-        return try await StoreCacheStore(service: service, limits: limits)
+        return try await StoreKitLiteCacheStore(service: service, limits: limits)
     }
 
     /// The number of answers this store knows of; waits until the index is read and evictions still under way
@@ -782,3 +783,7 @@ private final class WriteLane: Sendable {
         return try await body()
     }
 }
+
+/// The earlier name of ``StoreKitLiteCacheStore``.
+@available(*, deprecated, renamed: "StoreKitLiteCacheStore")
+public typealias StoreCacheStore = StoreKitLiteCacheStore

@@ -8,7 +8,7 @@ public import HTTPTypes
 /// hosts (a CDN image, a map tile) goes through this client instead. It runs no credential middleware and removes
 /// `Authorization`, `Proxy-Authorization`, `Cookie` and every header field marked sensitive from every request, so
 /// a token can never leak to a host it was not meant for. Give it its own transport when the secure one is pinned to other hosts.
-public struct UnsafePublicClient: Sendable {
+public struct PublicResourceClient: Sendable {
     private let transport: any Transport
     private let configuration: RequestClient.Configuration
 
@@ -89,3 +89,8 @@ public struct UnsafePublicClient: Sendable {
         }
     }
 }
+
+/// The earlier name of ``PublicResourceClient``: it read as if the client were unsafe, while it is the one that never
+/// sends credentials.
+@available(*, deprecated, renamed: "PublicResourceClient")
+public typealias UnsafePublicClient = PublicResourceClient
