@@ -113,7 +113,7 @@ struct HTTP2PeerTests {
         let server = try await NginxServer(binary: try #require(nginx))
         var transportConfiguration = AsyncHTTPClientTransport.Configuration()
         transportConfiguration.tls = try server.authority.clientTLSConfiguration()
-        let recorder = ReplayRecorder()
+        let recorder = AttemptRecorder()
         do {
             let failures = try await AsyncHTTPClientTransport.withTransport(configuration: transportConfiguration) {
                 transport in
@@ -154,13 +154,4 @@ struct HTTP2PeerTests {
         }
         await server.stop()
     }
-}
-
-/// Keeps the replays observers are told of.
-final class ReplayRecorder: RequestObserver {
-    let replays = LockedValue<[RequestReplayed]>([])
-
-    func requestStarted(_ event: RequestStarted) {}
-    func requestReplayed(_ event: RequestReplayed) { replays.update { $0.append(event) } }
-    func requestFinished(_ event: RequestFinished) {}
 }
