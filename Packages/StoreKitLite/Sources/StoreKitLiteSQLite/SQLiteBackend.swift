@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import GRDB
 import GRDBSQLite
 public import Logging
@@ -9,6 +9,12 @@ public import StoreKitLite
 ///
 /// Hot paths bind and step GRDB's cached prepared statements through the raw SQLite handle; predicates become
 /// SQL with bound parameters only. Tables are `STRICT, WITHOUT ROWID`, keyed by the 16 bytes of the record ID.
+///
+/// Reads that are short by construction run on the calling thread (the backend is a
+/// ``StoreKitLite/SynchronousStoreBackend``): each on a read-only connection of the backend's own, with its prepared
+/// statements cached, and with no transaction around a single statement; in WAL mode such a read never waits for a
+/// write. Commits go through group commit: batches that arrive while a commit is running share the next transaction
+/// and its sync to disk, each in a savepoint of its own, so a member that fails is rolled back alone.
 ///
 /// The store is opened by ``migrate(to:)``, which a ``StoreKitLite/PersistenceService`` calls when it initializes:
 /// errors such as a corrupt file, an unwritable directory or a newer schema surface there, as typed errors. An
@@ -21,7 +27,7 @@ public import StoreKitLite
 /// migrations (`info`), failed operations (`debug`, error kind only), and each commit's row counts (`trace`, logged
 /// inside the write transaction, just before it commits). Row values, bound parameters and SQL arguments are never
 /// logged.
-public final class SQLiteBackend: StoreBackend {
+public final class SQLiteBackend: SynchronousStoreBackend {
     /// Where the database lives.
     public enum Location: Sendable, Hashable {
         /// A database file (created if missing) with its `-wal` and `-shm` companions.
@@ -40,17 +46,16 @@ public final class SQLiteBackend: StoreBackend {
         case readOnly
     }
 
-    /// Where the backend runs SQLite: on GRDB's own dispatch queues while the calling task suspends, or, when it
-    /// can do so without waiting, on the calling thread. The "Execution model" article says what runs where.
+    /// Where the backend runs an `async` commit: on the writer's dispatch queue while the calling task suspends, or,
+    /// when the writer is idle, on the calling thread. Reads do not depend on it (see the type's overview); the
+    /// "Execution model" article says what runs where.
     public enum Execution: Sendable, Hashable {
-        /// Every read and commit runs on GRDB's reader and writer queues; the calling task suspends until it is
-        /// done, so a cooperative thread never waits for SQLite's disk I/O (a read from a cold page cache, a
-        /// commit's `fsync`). The default.
+        /// Commits run on GRDB's writer queue, in groups; the calling task suspends until its batch is durable, so a
+        /// cooperative thread never waits for a commit's `fsync`. The default.
         case suspending
-        /// Reads of a file store run on the calling thread when a reader connection is free, and commits of up to 64
-        /// rows when the writer is idle, saving the hops to GRDB's queues and back. The calling thread is busy for
-        /// the whole read or commit, `fsync` included: choose it for a process whose tasks are short store
-        /// accesses, measured to be faster for that load.
+        /// A commit of up to 64 rows runs on the calling thread when no other commit is running or queued, saving
+        /// the hops to the writer queue and back; the calling thread is busy for the whole commit, `fsync` included.
+        /// Otherwise as ``suspending``.
         case callingThread
     }
 
@@ -72,25 +77,26 @@ public final class SQLiteBackend: StoreBackend {
     public let logger: Logger?
     /// Whether the store may be written.
     public let access: Access
-    /// Where reads and commits run.
+    /// Where `async` commits run.
     public let execution: Execution
     /// Which commits ``committedChanges()`` delivers: this backend's own, or every process's through the store's
     /// change log.
     public let changeFeed: ChangeFeed
 
-    private let writer = Locked<(any DatabaseWriter)?>(nil)
-    private let broadcaster = CommitBroadcaster()
-    private let insertTexts = SQLiteWriter.InsertTexts()
+    let writer = Locked<(any DatabaseWriter)?>(nil)
+    let broadcaster = CommitBroadcaster()
+    let insertTexts = SQLiteWriter.InsertTexts()
     /// Writes submitted to the writer connection and not finished yet (see ``apply(_:)``).
-    private let pendingWrites = Locked(0)
-    /// Reads of this backend in flight, on the calling thread or on GRDB's reader queues (see
-    /// ``fetchOnCallingThread(_:reading:)``).
-    private let readsInFlight = Locked(0)
+    let pendingWrites = Locked(0)
+    /// Gathers concurrent commits into shared transactions.
+    let groupCommit = GroupCommit()
     /// Read-only connections of the backend's own for reads on the calling thread, idle ones kept for the next read;
     /// `closed` once ``close()`` has run, after which a connection coming back is closed instead.
-    private let callingThreadReaders = Locked<(idle: [DatabaseQueue], closed: Bool)>(([], false))
+    let callingThreadReaders = Locked<(idle: [DatabaseQueue], closed: Bool)>(([], false))
     /// This backend's identity in the change log.
     private let origin = UUID()
+    /// The commits of an in-memory store, for ``commitVersion()``.
+    let ownCommits = Locked<Int64>(0)
     /// The connection ``commitVersion()`` reads on, opened at its first call and closed by ``close()``.
     private let dataVersion = Locked<SQLiteDataVersion?>(nil)
     /// Checkpoints the write-ahead log of a file opened for writing, off the committing writer; kept until the
@@ -128,11 +134,13 @@ public final class SQLiteBackend: StoreBackend {
     /// The most log entries a follower reads in one transaction.
     static let followerBatchLimit = 256
 
-    /// The largest batch (in rows) committed on the calling thread when the writer is idle.
+    /// The largest batch (in rows) an `async` commit runs on the calling thread with ``Execution/callingThread``.
     static let callingThreadRowLimit = 64
-    /// The most reader connections a file's pool opens (GRDB's default, set explicitly because
-    /// ``fetchOnCallingThread(_:reading:)`` relies on it).
+    /// The most reader connections GRDB's pool opens for the `async` reads.
     static let maximumReaderCount = 5
+    /// The most idle read-only connections kept for reads on the calling thread; one more is opened when a read
+    /// finds none idle (there are never more than threads reading at once), and closed after it if this many wait.
+    static let maximumIdleCallingThreadReaders = 8
     /// The busy timeout every connection is opened with, in milliseconds.
     static let busyTimeoutMilliseconds: Int32 = 10_000
 
@@ -305,7 +313,7 @@ public final class SQLiteBackend: StoreBackend {
     }
 
     /// What the next commit appends to the change log; `nil` when the store has none.
-    private func changeLogWrite() -> SQLiteChangeLog.Write? {
+    func changeLogWrite() -> SQLiteChangeLog.Write? {
         // A backend that does not follow still logs into an existing log, and prunes it to the default retention.
         let retention = changeFeed.retention ?? .seconds(3_600)
         return changeLog.withLock { state -> SQLiteChangeLog.Write? in
@@ -369,301 +377,26 @@ public final class SQLiteBackend: StoreBackend {
         }
     }
 
-    /// Writes a batch in one transaction.
-    ///
-    /// With ``Execution/callingThread``, a small batch (a single-record `saveAndPersist`) is committed on the
-    /// calling thread when no other write of this backend is queued or running and no other connection holds the
-    /// write lock: the commit then costs no
-    /// thread hops, and the caller, which waits for the commit anyway, is blocked only for the commit itself (its
-    /// `fsync` under ``Durability/full``). Otherwise, and for larger batches, the batch goes to GRDB's writer queue
-    /// and the caller suspends until it is committed.
-    public func apply(_ batch: ChangeBatch) async throws(StoreError) {
-        guard !batch.isEmpty else { return }
-        let database = try database()
-        guard access == .readWrite else {
-            throw StoreError(.readOnly, detail: "write", reason: "the store is opened read-only")
-        }
-        if execution == .callingThread, Self.rowCount(of: batch) <= Self.callingThreadRowLimit,
-            try applyOnCallingThread(batch, database: database)
-        {
-            broadcaster.publish(batch)
-            return
-        }
-        let insertTexts = insertTexts
-        let log = changeLogWrite()
-        if let logger {
-            try await write { db in
-                try SQLiteWriter.apply(batch, in: db, insertTexts: insertTexts, log: log)
-                Self.logCommit(batch, to: logger)
-            }
-        } else {
-            try await write { db in try SQLiteWriter.apply(batch, in: db, insertTexts: insertTexts, log: log) }
-        }
-        broadcaster.publish(batch)
-    }
-
-    private static func rowCount(of batch: ChangeBatch) -> Int {
-        var count = 0
-        for changes in batch.entities {
-            count += changes.inserts.count + changes.updates.count + changes.deletes.count
-        }
-        return count
-    }
-
-    /// Commits `batch` on this thread if the writer is idle; returns `false`, having done nothing, when it is not
-    /// (a write of this backend is queued or running, or another connection holds the write lock).
-    private func applyOnCallingThread(_ batch: ChangeBatch, database: any DatabaseWriter) throws(StoreError) -> Bool {
-        let claimed = pendingWrites.withLock { pending in
-            guard pending == 0 else { return false }
-            pending = 1
-            return true
-        }
-        guard claimed else { return false }
-        defer { pendingWrites.withLock { $0 -= 1 } }
-        let insertTexts = insertTexts
-        let logger = logger
-        let log = changeLogWrite()
-        do {
-            // No other write of this backend is queued or running, so GRDB runs this on the calling thread
-            // without waiting for its queue.
-            return try database.writeWithoutTransaction { db -> Bool in
-                let connection = db.sqliteConnection
-                // Never wait for another connection's write lock here: `BEGIN IMMEDIATE` fails at once instead,
-                // and the batch goes through the writer queue with the normal busy timeout.
-                sqlite3_busy_timeout(connection, 0)
-                defer { sqlite3_busy_timeout(connection, Self.busyTimeoutMilliseconds) }
-                var began = false
-                do {
-                    try db.inTransaction(.immediate) {
-                        began = true
-                        try SQLiteWriter.apply(batch, in: db, insertTexts: insertTexts, log: log)
-                        if let logger { Self.logCommit(batch, to: logger) }
-                        return .commit
-                    }
-                } catch let error as DatabaseError where !began && error.resultCode == .SQLITE_BUSY {
-                    logger?.debug("write lock held by another connection; committing through the writer queue")
-                    return false
-                }
-                return true
-            }
-        } catch {
-            throw failure(error, operation: "write")
-        }
-    }
-
-    public func fetch(_ query: RowQuery) async throws(StoreError) -> [StoreRow] {
-        try query.validate()
-        let select = SQLQuery(query)
-        return try await read { db in
-            try SQLiteReader.rows(for: select, columnCount: query.entity.columns.count, in: db)
-        }
-    }
-
-    public func fetch<Result: Sendable>(
-        _ query: RowQuery,
-        reading read: @escaping @Sendable (any StoreCursor) throws(StoreError) -> Result
-    ) async throws(StoreError) -> Result {
-        try query.validate()
-        let select = SQLQuery(query)
-        let columnCount = query.entity.columns.count
-        return try await self.read { db in
-            try SQLiteReader.read(select, columnCount: columnCount, in: db, reading: read)
-        }
-    }
-
-    /// With ``Execution/callingThread``, reads on the calling thread when the store is a file and a pool reader is
-    /// free, so the reading closure runs in the caller's isolation and the caller never suspends; `nil` with
-    /// ``Execution/suspending``, for an in-memory store (its one connection also writes, so a read could wait for a
-    /// write) and when every reader may be busy.
-    ///
-    /// A read in WAL mode never waits for a write, and a reader is claimed only while fewer reads than the pool
-    /// has readers are in flight, so the calling thread never waits for another read either: it is busy only for
-    /// its own read (and, the first time, for opening a reader connection).
-    public func fetchOnCallingThread<Result>(
-        _ query: RowQuery,
-        reading read: (any StoreCursor) throws(StoreError) -> Result
-    ) throws(StoreError) -> Result? {
-        try query.validate()
-        let select = SQLQuery(query)
-        let columnCount = query.entity.columns.count
-        // One SELECT: SQLite runs it against one snapshot by itself, so no transaction is wrapped around it.
-        return try readOnCallingThread(singleStatement: true) { db in
-            try SQLiteReader.read(select, columnCount: columnCount, in: db, reading: read)
-        }
-    }
-
-    /// Fetches rows by ID on the calling thread under the same conditions as
-    /// ``fetchOnCallingThread(_:reading:)``: a file store with a pool reader free; `nil` otherwise.
-    public func fetchOnCallingThread(ids: [UUID], of entity: EntityDescription) throws(StoreError) -> [StoreRow]? {
-        // One ID is one SELECT; several are several, read inside one transaction so they see one snapshot.
-        try readOnCallingThread(singleStatement: ids.count == 1) { db in
-            try SQLiteReader.rows(ids: ids, entity: entity, in: db)
-        }
-    }
-
-    /// Runs `body` on the calling thread in a read-only connection of the backend's own when the store is a file
-    /// (opened as a pool) and fewer reads than ``maximumReaderCount`` are in flight (so it never waits for another
-    /// read, and in WAL mode never for a write); `nil` without running it otherwise. With `singleStatement`, `body`
-    /// runs one statement, which SQLite already runs against one snapshot, so no `BEGIN`/`COMMIT` pair is added
-    /// (a third of a point read's SQLite work).
-    ///
-    /// The connections are taken from a list under a lock held for a push or a pop, not from GRDB's reader pool:
-    /// the pool's bookkeeping synchronizes through a dispatch queue (a barrier to take a reader and one to give it
-    /// back), where two reads that meet wait on each other through thread wake-ups, and under load those waits
-    /// were the longest part of the slowest reads.
-    private func readOnCallingThread<T>(
-        singleStatement: Bool = false,
-        _ body: (Database) throws -> T
-    ) throws(StoreError) -> T? {
-        guard execution == .callingThread, case .file(let path) = location, writer.withLock({ $0 }) is DatabasePool
-        else { return nil }
-        let claimed = readsInFlight.withLock { reads in
-            guard reads < Self.maximumReaderCount else { return false }
-            reads += 1
-            return true
-        }
-        guard claimed else { return nil }
-        defer { readsInFlight.withLock { $0 -= 1 } }
-        do {
-            let reader = try callingThreadReaders.withLock { $0.idle.popLast() } ?? Self.openReader(path: path)
-            defer {
-                callingThreadReaders.withLock { readers in
-                    if !readers.closed { readers.idle.append(reader) }
-                }
-            }
-            return try reader.inDatabase { db in
-                guard !singleStatement else { return try body(db) }
-                var result: T?
-                try db.inTransaction(.deferred) {
-                    result = try body(db)
-                    return .commit
-                }
-                guard let result else { throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no read result") }
-                return result
-            }
-        } catch {
-            throw failure(error, operation: "read")
-        }
-    }
-
-    /// A read-only connection to the file at `path`, for ``readOnCallingThread(singleStatement:_:)``.
-    private static func openReader(path: String) throws -> DatabaseQueue {
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.busyMode = .timeout(TimeInterval(busyTimeoutMilliseconds) / 1000)
-        configuration.label = "StoreKitLite.callingThreadReader"
-        return try DatabaseQueue(path: path, configuration: configuration)
-    }
-
-    public func count(_ query: RowQuery, excluding excluded: [UUID]) async throws(StoreError) -> Int {
-        try query.validate()
-        let count = SQLQuery.count(query)
-        let matching = SQLQuery.matchingID(query)
-        let skipped = Set(excluded)
-        let total = try await read { db in
-            try SQLiteReader.count(count, excluding: skipped, matching: matching, in: db)
-        }
-        return query.slicedCount(total)
-    }
-
-    public func fetch(ids: [UUID], of entity: EntityDescription) async throws(StoreError) -> [StoreRow] {
-        guard !ids.isEmpty else { return [] }
-        return try await read { db in try SQLiteReader.rows(ids: ids, entity: entity, in: db) }
-    }
-
-    // MARK: - Blocking forms (GRDB's synchronous access, for the service's `…AndWait` methods)
-
-    /// `true`: reads and commits have blocking forms on GRDB's synchronous access.
-    public var supportsBlockingAccess: Bool { true }
-
-    public func fetchBlocking(_ query: RowQuery) throws(StoreError) -> [StoreRow]? {
-        try query.validate()
-        let select = SQLQuery(query)
-        let columnCount = query.entity.columns.count
-        return try readBlocking { db in try SQLiteReader.rows(for: select, columnCount: columnCount, in: db) }
-    }
-
-    public func fetchBlocking<Result>(
-        _ query: RowQuery,
-        reading read: (any StoreCursor) throws(StoreError) -> Result
-    ) throws(StoreError) -> Result? {
-        try query.validate()
-        let select = SQLQuery(query)
-        let columnCount = query.entity.columns.count
-        return try readBlocking { db in
-            try SQLiteReader.read(select, columnCount: columnCount, in: db, reading: read)
-        }
-    }
-
-    public func fetchBlocking(ids: [UUID], of entity: EntityDescription) throws(StoreError) -> [StoreRow]? {
-        guard !ids.isEmpty else { return [] }
-        return try readBlocking { db in try SQLiteReader.rows(ids: ids, entity: entity, in: db) }
-    }
-
-    public func countBlocking(_ query: RowQuery, excluding excluded: [UUID]) throws(StoreError) -> Int? {
-        try query.validate()
-        let count = SQLQuery.count(query)
-        let matching = SQLQuery.matchingID(query)
-        let skipped = Set(excluded)
-        let total = try readBlocking { db in
-            try SQLiteReader.count(count, excluding: skipped, matching: matching, in: db)
-        }
-        return query.slicedCount(total)
-    }
-
-    /// Commits on GRDB's writer queue while the calling thread waits for it (GRDB's synchronous `write`).
-    public func applyBlocking(_ batch: ChangeBatch) throws(StoreError) -> Bool {
-        guard !batch.isEmpty else { return true }
-        let database = try database()
-        guard access == .readWrite else {
-            throw StoreError(.readOnly, detail: "write", reason: "the store is opened read-only")
-        }
-        let insertTexts = insertTexts
-        let logger = logger
-        let log = changeLogWrite()
-        pendingWrites.withLock { $0 += 1 }
-        defer { pendingWrites.withLock { $0 -= 1 } }
-        do {
-            try database.write { db in
-                try SQLiteWriter.apply(batch, in: db, insertTexts: insertTexts, log: log)
-                if let logger { Self.logCommit(batch, to: logger) }
-            }
-        } catch {
-            throw failure(error, operation: "write")
-        }
-        broadcaster.publish(batch)
-        return true
-    }
-
-    /// Runs `body` in a GRDB read on the calling thread, which waits for a reader connection if all are busy.
-    private func readBlocking<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-        let database = try database()
-        readsInFlight.withLock { $0 += 1 }
-        defer { readsInFlight.withLock { $0 -= 1 } }
-        do {
-            return try database.read(body)
-        } catch {
-            throw failure(error, operation: "read")
-        }
-    }
-
     public func committedChanges() -> AsyncStream<ChangeBatch> {
         broadcaster.subscribe()
     }
 
-    /// A generation number kept by a read-only connection of the backend's own: it changes once any other
-    /// connection (this backend's writer, or another process's) has committed to the file. Read on the calling
-    /// thread from the header of the write-ahead log's shared index (a few memory loads), or, when that header
-    /// cannot be read, from SQLite's `data_version` (a read transaction: two file-lock calls); never waits for a
-    /// write. `nil` for an in-memory or read-only store.
-    public func commitVersion() throws(StoreError) -> Int64? {
-        guard case .file(let path) = location, access == .readWrite else { return nil }
+    /// A generation number that changes once any connection (this backend's writer, or another process's) has
+    /// committed to the store. For a file, a read-only connection of the backend's own keeps it: it reads the header
+    /// of the write-ahead log's shared index (a few memory loads), or, when that header cannot be read, SQLite's
+    /// `data_version` (a read transaction: two file-lock calls); it never waits for a write. An in-memory store has
+    /// no other connection, so its number counts the backend's own commits; a file opened in SQLite's `immutable`
+    /// mode cannot change, so its number never does.
+    public func commitVersion() throws(StoreError) -> Int64 {
+        let database = try database()
+        guard case .file(let path) = location else { return ownCommits.withLock { $0 } }
+        if access == .readOnly, database is DatabaseQueue { return 0 }
         return try dataVersion.withLock { (reader: inout SQLiteDataVersion?) throws(StoreError) -> Int64 in
             // An open connection is not closed yet: `close()` closes it under this lock.
             if let reader { return try reader.read() }
             // Checked under this lock: `close()` clears `writer` before it closes this connection under the lock,
             // so no connection is opened on a closed store.
-            _ = try database()
+            _ = try self.database()
             let opened = try SQLiteDataVersion(path: path, busyTimeoutMilliseconds: Self.busyTimeoutMilliseconds)
             reader = opened
             return try opened.read()
@@ -722,13 +455,13 @@ public final class SQLiteBackend: StoreBackend {
     // MARK: - Logging
 
     /// Logs a commit's row counts (never its values), inside the write transaction.
-    private static func logCommit(_ batch: ChangeBatch, to logger: Logger) {
+    static func logCommit(_ batch: ChangeBatch, to logger: Logger) {
         guard logger.logLevel <= .trace else { return }
         logger.trace("committing batch", metadata: batch.logSummary.mapValues { .string($0) })
     }
 
     /// Maps an error and logs its kind (never values or SQL arguments).
-    private func failure(_ error: any Error, operation: String) -> StoreError {
+    func failure(_ error: any Error, operation: String) -> StoreError {
         let mapped = SQLiteErrors.map(error, operation: operation)
         logger?.debug(
             "store operation failed",
@@ -815,14 +548,14 @@ public final class SQLiteBackend: StoreBackend {
         }
     }
 
-    private func database() throws(StoreError) -> any DatabaseWriter {
+    func database() throws(StoreError) -> any DatabaseWriter {
         guard let database = writer.withLock({ $0 }) else {
             throw StoreError(.notInitialized, detail: "the SQLite store is not open; migrate first")
         }
         return database
     }
 
-    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
         let database = try database()
         pendingWrites.withLock { $0 += 1 }
         defer { pendingWrites.withLock { $0 -= 1 } }
@@ -833,10 +566,8 @@ public final class SQLiteBackend: StoreBackend {
         }
     }
 
-    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
         let database = try database()
-        readsInFlight.withLock { $0 += 1 }
-        defer { readsInFlight.withLock { $0 -= 1 } }
         do {
             return try await database.read(body)
         } catch {

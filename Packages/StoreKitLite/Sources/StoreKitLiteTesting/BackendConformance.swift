@@ -17,10 +17,12 @@ public import StoreKitLite
 /// optimistic-concurrency conflicts naming every conflicting record, duplicate IDs, query semantics against the
 /// in-memory reference (fixed cases and a seeded property-based comparison on random data with `NULL`s, mixed
 /// case and boundary values), counts with excluded IDs against the same reference, cursor reads
-/// (``StoreKitLite/StoreBackend/fetch(_:reading:)``) and calling-thread reads
-/// (``StoreKitLite/StoreBackend/fetchOnCallingThread(_:reading:)``, ``StoreKitLite/StoreBackend/fetchOnCallingThread(ids:of:)``)
-/// that give exactly the fetched rows, and commit
-/// observation (once per commit, in order).
+/// (``StoreKitLite/StoreBackend/fetch(_:reading:)``) that give exactly the fetched rows, concurrent commits where
+/// one member fails and the others are still committed, and commit observation (once per commit, in order).
+///
+/// A ``StoreKitLite/SynchronousStoreBackend`` also runs ``synchronousChecks``: its calling-thread reads, counts and
+/// commits give exactly what the `async` forms give, and its ``StoreKitLite/SynchronousStoreBackend/commitVersion()``
+/// changes with every commit.
 public enum BackendConformance {
     /// One named check.
     public struct Check: Sendable, CustomStringConvertible {
@@ -66,24 +68,44 @@ public enum BackendConformance {
             body: ConformanceChecks.cursorReads
         ),
         Check(
-            name: "a calling-thread read, when the backend offers one, reads exactly the rows a fetch returns",
-            body: ConformanceChecks.callingThreadReads
-        ),
-        Check(
-            name:
-                "a calling-thread read by ID, when the backend offers one, reads exactly the rows a fetch by ID returns",
-            body: ConformanceChecks.callingThreadReadsByID
-        ),
-        Check(
             name: "counts match the in-memory evaluation, with and without excluded IDs",
             body: ConformanceChecks.counts
         ),
         Check(name: "committed batches are observed once per commit, in order", body: ConformanceChecks.observation),
+        Check(
+            name: "concurrent commits each succeed or fail alone: a conflicting one loses nothing of the others",
+            body: ConformanceChecks.concurrentCommits
+        ),
+    ]
+
+    /// The checks a ``StoreKitLite/SynchronousStoreBackend`` passes as well, in a stable order; each fails at once for
+    /// a backend that is not one.
+    public static let synchronousChecks: [Check] = [
+        Check(
+            name: "a calling-thread read reads exactly the rows a fetch returns",
+            body: ConformanceChecks.callingThreadReads
+        ),
+        Check(
+            name: "a calling-thread read by ID reads exactly the rows a fetch by ID returns",
+            body: ConformanceChecks.callingThreadReadsByID
+        ),
+        Check(
+            name: "a calling-thread count matches the async count, with and without excluded IDs",
+            body: ConformanceChecks.callingThreadCounts
+        ),
+        Check(
+            name: "a calling-thread commit is atomic, is observed, and changes the commit version",
+            body: ConformanceChecks.callingThreadCommits
+        ),
     ]
 
     /// Runs every check, each on a fresh backend; stops at the first failure.
     public static func runAll(makeBackend: @Sendable () async throws -> any StoreBackend) async throws {
         for check in checks {
+            try await check.run(makeBackend: makeBackend)
+        }
+        guard try await makeBackend() is any SynchronousStoreBackend else { return }
+        for check in synchronousChecks {
             try await check.run(makeBackend: makeBackend)
         }
     }

@@ -342,14 +342,23 @@ enum ConformanceChecks {
         }
     }
 
+    /// The backend as a ``StoreKitLite/SynchronousStoreBackend``, or a failure naming what it is.
+    static func synchronous(_ backend: any StoreBackend) throws -> any SynchronousStoreBackend {
+        guard let synchronous = backend as? any SynchronousStoreBackend else {
+            throw ConformanceFailure("\(type(of: backend)) is not a SynchronousStoreBackend")
+        }
+        return synchronous
+    }
+
     static func callingThreadReads(_ backend: any StoreBackend) async throws {
+        let synchronous = try synchronous(backend)
         try await backend.migrate(to: model)
         var random = SeededGenerator(seed: 0x5EED_5702_E000_0004)
         try await insert((0..<100).map { _ in RandomData.row(using: &random) }, into: backend)
         for round in 0..<20 {
             let query = round == 0 ? RowQuery(entity: items) : RandomData.query(entity: items, using: &random)
             let expected = try await backend.fetch(query)
-            let read = try backend.fetchOnCallingThread(query) { cursor throws(StoreError) in
+            let read = try synchronous.fetchOnCallingThread(query) { cursor throws(StoreError) in
                 var rows: [StoreRow] = []
                 while let id = try cursor.next() {
                     let values = (0..<cursor.columnCount).map(cursor.value)
@@ -357,27 +366,136 @@ enum ConformanceChecks {
                 }
                 return rows
             }
-            // A backend may decline (`nil`); when it reads, it must read what a fetch returns.
-            if let read {
-                try expect(read == expected, "calling-thread read \(round) differs from the fetched rows")
-            }
+            try expect(read == expected, "calling-thread read \(round) differs from the fetched rows")
+            try expect(
+                try synchronous.fetchOnCallingThread(query) == expected,
+                "calling-thread fetch \(round) differs from the fetched rows"
+            )
         }
     }
 
     static func callingThreadReadsByID(_ backend: any StoreBackend) async throws {
+        let synchronous = try synchronous(backend)
         try await backend.migrate(to: model)
         var random = SeededGenerator(seed: 0x5EED_5702_E000_0005)
         let rows = (0..<40).map { _ in RandomData.row(using: &random) }
         try await insert(rows, into: backend)
         let wanted = rows.enumerated().filter { $0.offset.isMultiple(of: 3) }.map(\.element.id) + [UUID()]
         let expected = try await backend.fetch(ids: wanted, of: items).sorted { $0.id.uuidString < $1.id.uuidString }
-        // A backend may decline (`nil`); when it reads, it must read what a fetch by ID returns.
-        if let read = try backend.fetchOnCallingThread(ids: wanted, of: items) {
-            try expect(
-                read.sorted { $0.id.uuidString < $1.id.uuidString } == expected,
-                "calling-thread read by ID differs from the fetched rows"
-            )
+        let read = try synchronous.fetchOnCallingThread(ids: wanted, of: items)
+        try expect(
+            read.sorted { $0.id.uuidString < $1.id.uuidString } == expected,
+            "calling-thread read by ID differs from the fetched rows"
+        )
+        let one = try synchronous.fetchOnCallingThread(ids: [rows[0].id], of: items)
+        try expect(one.map(\.id) == [rows[0].id], "calling-thread read of one ID does not return that row")
+        try expect(try synchronous.fetchOnCallingThread(ids: [], of: items).isEmpty, "no IDs should read no rows")
+    }
+
+    static func callingThreadCounts(_ backend: any StoreBackend) async throws {
+        let synchronous = try synchronous(backend)
+        try await backend.migrate(to: model)
+        var random = SeededGenerator(seed: 0x5EED_C0DE_0000_0006)
+        let data = (0..<120).map { _ in RandomData.row(using: &random) }
+        try await insert(data, into: backend)
+        for round in 0..<40 {
+            let query = RandomData.query(entity: items, using: &random)
+            var excluded: [UUID] = []
+            if round % 2 == 1 {
+                for row in data where random.next() % 4 == 0 { excluded.append(row.id) }
+                excluded.append(uuid())
+            }
+            let expected = try await backend.count(query, excluding: excluded)
+            let found = try synchronous.countOnCallingThread(query, excluding: excluded)
+            try expect(found == expected, "calling-thread count \(round) is \(found), the async count \(expected)")
         }
+    }
+
+    static func callingThreadCommits(_ backend: any StoreBackend) async throws {
+        let synchronous = try synchronous(backend)
+        try await backend.migrate(to: model)
+        let changes = backend.committedChanges()
+        let before = try synchronous.commitVersion()
+        let first = row("one")
+        try synchronous.applyOnCallingThread(ChangeBatch(entities: [EntityChanges(entity: items, inserts: [first])]))
+        let after = try synchronous.commitVersion()
+        try expect(after != before, "the commit version did not change after a calling-thread commit")
+        try expect(
+            try synchronous.fetchOnCallingThread(ids: [first.id], of: items).map(\.revision) == [1],
+            "a calling-thread commit is not read back with revision 1"
+        )
+        // A batch with a duplicate ID fails whole: its other row is not written either.
+        let second = row("two")
+        do {
+            try synchronous.applyOnCallingThread(
+                ChangeBatch(entities: [EntityChanges(entity: items, inserts: [second, first])])
+            )
+            throw ConformanceFailure("a calling-thread commit of a duplicate ID succeeded")
+        } catch let error as StoreError {
+            try expect(error.code == .duplicateRecord, "a duplicate ID failed with \(error.code), not duplicateRecord")
+        }
+        try expect(
+            try synchronous.fetchOnCallingThread(ids: [second.id], of: items).isEmpty,
+            "a failed calling-thread commit left a row behind"
+        )
+        var iterator = changes.makeAsyncIterator()
+        let observed = await iterator.next()
+        try expect(
+            observed?.entities.first?.inserts.map(\.id) == [first.id],
+            "the calling-thread commit was not observed first"
+        )
+    }
+
+    static func concurrentCommits(_ backend: any StoreBackend) async throws {
+        try await backend.migrate(to: model)
+        let stored = row("stored")
+        try await insert([stored], into: backend)
+        let members = 32
+        let rows = (1...members).map { row("member \($0)") }
+        // Every member inserts its own row; one also updates the stored row at a stale revision.
+        let outcomes = await withTaskGroup(of: (Int, StoreError?).self) { group in
+            for (index, new) in rows.enumerated() {
+                group.addTask {
+                    var changes = [EntityChanges(entity: items, inserts: [new])]
+                    if index == members / 2 {
+                        var stale = stored
+                        stale.revision = 7
+                        stale.values[0] = .text("stale")
+                        changes.append(
+                            EntityChanges(
+                                entity: items,
+                                updates: [RowUpdate(row: stale, changedColumns: [0], checksRevision: true)]
+                            )
+                        )
+                    }
+                    do throws(StoreError) {
+                        try await backend.apply(ChangeBatch(entities: changes))
+                        return (index, nil)
+                    } catch {
+                        return (index, error)
+                    }
+                }
+            }
+            var outcomes: [Int: StoreError?] = [:]
+            for await (index, error) in group { outcomes[index] = error }
+            return outcomes
+        }
+        for index in 0..<members {
+            let error = outcomes[index] ?? nil
+            if index == members / 2 {
+                try expect(error?.code == .conflict, "the stale member failed with \(String(describing: error))")
+            } else {
+                try expect(error == nil, "member \(index) failed with \(String(describing: error))")
+            }
+        }
+        let found = Set(try await backend.fetch(ids: rows.map(\.id), of: items).map(\.id))
+        let expected = Set(rows.enumerated().filter { $0.offset != members / 2 }.map(\.element.id))
+        try expect(found == expected, "after concurrent commits \(found.count) of \(expected.count) rows are stored")
+        let current = try await backend.fetch(ids: [stored.id], of: items)
+        try expect(
+            current == [StoreRow(id: stored.id, revision: 1, values: stored.values)],
+            "the conflicting member changed the stored row"
+        )
     }
 
     static func counts(_ backend: any StoreBackend) async throws {

@@ -7,7 +7,7 @@ public import StoreKitLite
 /// It evaluates queries with ``StoreKitLite/RowQuery/apply(to:)``, the same code that evaluates them over unsaved
 /// changes, so it defines the semantics SQL backends must match. Several services can share one instance to act
 /// as several processes on one store.
-public final class InMemoryBackend: StoreBackend {
+public final class InMemoryBackend: SynchronousStoreBackend {
     private struct State {
         var applied: [String] = []
         var tables: [String: [UUID: StoreRow]] = [:]
@@ -47,15 +47,12 @@ public final class InMemoryBackend: StoreBackend {
     }
 
     public func apply(_ batch: ChangeBatch) async throws(StoreError) {
-        _ = try applyBlocking(batch)
+        try applyOnCallingThread(batch)
     }
 
-    /// `true`: every operation runs under the backend's lock, on the calling thread.
-    public var supportsBlockingAccess: Bool { true }
-
     /// Writes a batch under the backend's lock; never waits for anything else.
-    public func applyBlocking(_ batch: ChangeBatch) throws(StoreError) -> Bool {
-        guard !batch.isEmpty else { return true }
+    public func applyOnCallingThread(_ batch: ChangeBatch) throws(StoreError) {
+        guard !batch.isEmpty else { return }
         try state.withLock { (state: inout State) throws(StoreError) in
             var conflicts: [UUID] = []
             for changes in batch.entities {
@@ -95,11 +92,10 @@ public final class InMemoryBackend: StoreBackend {
             state.commits += 1
         }
         broadcaster.publish(batch)
-        return true
     }
 
     /// The number of commits so far: every service sharing this instance commits through it.
-    public func commitVersion() throws(StoreError) -> Int64? {
+    public func commitVersion() throws(StoreError) -> Int64 {
         state.withLock { $0.commits }
     }
 
@@ -107,8 +103,11 @@ public final class InMemoryBackend: StoreBackend {
         try fetchRows(query)
     }
 
-    public func fetchBlocking(_ query: RowQuery) throws(StoreError) -> [StoreRow]? {
-        try fetchRows(query)
+    public func fetchOnCallingThread<Result>(
+        _ query: RowQuery,
+        reading read: (any StoreCursor) throws(StoreError) -> Result
+    ) throws(StoreError) -> Result {
+        try read(FetchedRowsCursor(try fetchRows(query)))
     }
 
     private func fetchRows(_ query: RowQuery) throws(StoreError) -> [StoreRow] {
@@ -125,7 +124,7 @@ public final class InMemoryBackend: StoreBackend {
         try countRows(query, excluding: excluded)
     }
 
-    public func countBlocking(_ query: RowQuery, excluding excluded: [UUID]) throws(StoreError) -> Int? {
+    public func countOnCallingThread(_ query: RowQuery, excluding excluded: [UUID]) throws(StoreError) -> Int {
         try countRows(query, excluding: excluded)
     }
 
@@ -144,7 +143,7 @@ public final class InMemoryBackend: StoreBackend {
         try fetchRows(ids: ids, of: entity)
     }
 
-    public func fetchBlocking(ids: [UUID], of entity: EntityDescription) throws(StoreError) -> [StoreRow]? {
+    public func fetchOnCallingThread(ids: [UUID], of entity: EntityDescription) throws(StoreError) -> [StoreRow] {
         try fetchRows(ids: ids, of: entity)
     }
 

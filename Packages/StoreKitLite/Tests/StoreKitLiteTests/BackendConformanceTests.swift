@@ -5,24 +5,24 @@ import Testing
 /// Every backend passes the conformance suite; a future backend adds one test like these.
 @Suite(.droppingPostgresSchemas)
 struct BackendConformanceTests {
-    @Test(arguments: BackendConformance.checks)
+    @Test(arguments: BackendConformance.checks + BackendConformance.synchronousChecks)
     func inMemoryBackendConforms(check: BackendConformance.Check) async throws {
         try await check.run { InMemoryBackend() }
     }
 
-    @Test(arguments: BackendConformance.checks)
+    @Test(arguments: BackendConformance.checks + BackendConformance.synchronousChecks)
     func sqliteFileBackendConforms(check: BackendConformance.Check) async throws {
         let folder = TemporaryFolder()
         try await check.run { try StoreFixture.makeBackend(.sqliteFile, folder: folder) }
     }
 
     @Test(arguments: BackendConformance.checks)
-    func sqliteFileBackendReadingOnTheCallingThreadConforms(check: BackendConformance.Check) async throws {
+    func sqliteFileBackendCommittingOnTheCallingThreadConforms(check: BackendConformance.Check) async throws {
         let folder = TemporaryFolder()
         try await check.run { try StoreFixture.makeBackend(.sqliteFileCallingThread, folder: folder) }
     }
 
-    @Test(arguments: BackendConformance.checks)
+    @Test(arguments: BackendConformance.checks + BackendConformance.synchronousChecks)
     func sqliteInMemoryBackendConforms(check: BackendConformance.Check) async throws {
         let folder = TemporaryFolder()
         try await check.run { try StoreFixture.makeBackend(.sqliteMemory, folder: folder) }

@@ -110,7 +110,7 @@ struct StoreVersionTests {
         try await root.close()
     }
 
-    @Test func aClosedStoreIsATypedErrorAndAnInMemorySQLiteStoreGivesNil() async throws {
+    @Test func aClosedStoreIsATypedErrorAndAnInMemorySQLiteStoreCountsItsCommits() async throws {
         let folder = TemporaryFolder()
         let service = try await PersistenceService.open(
             model: model,
@@ -126,7 +126,11 @@ struct StoreVersionTests {
         #expect(error?.code == .notInitialized)
 
         let sqliteMemory = try await PersistenceService.open(model: model, backend: SQLiteBackend(location: .memory))
-        #expect(try sqliteMemory.storeVersion() == nil)
+        let before = try sqliteMemory.storeVersion()
+        #expect(before != nil)
+        #expect(try sqliteMemory.storeVersion() == before)
+        try await sqliteMemory.create(Vehicle.self, options: .saveAndPersist) { $0.plate = "new" }
+        #expect(try sqliteMemory.storeVersion() != before)
     }
 
     @Test func theInMemoryBackendCountsTheCommitsOfEveryServiceSharingIt() async throws {

@@ -91,7 +91,9 @@ struct SynchronousFormTests {
     }
 
     @Test func countAndFetchTakeTheRecordTypeInsteadOfAnEmptyQuery() async throws {
-        let service = try await StoreFixture(.sqliteFile).open()
+        let store = try StoreFixture(.sqliteFile)
+        let service = try await store.open()
+        defer { withExtendedLifetime(store) {} }
         try await service.create(Vehicle.self, from: ["one", "two"], options: .saveAndPersist) { $1.plate = $0 }
         #expect(try await service.count(Vehicle.self) == 2)
         #expect(try await service.count(Driver.self) == 0)

@@ -4,10 +4,10 @@ public import ModelKit
 /// done. They are unavailable from async contexts; call them from threads you own (a CLI's main thread, a
 /// `Thread`, a dispatch queue), never from a task.
 ///
-/// On a backend with blocking access (``StoreBackend/supportsBlockingAccess``: SQLite, memory) they run on the
-/// calling thread through it: on SQLite, GRDB's synchronous reads and writes, where the thread waits for a reader
-/// connection or for the writer queue, never for a task. On another backend they run the async form as a task and
-/// wait for it.
+/// On a ``SynchronousStoreBackend`` (SQLite, memory) they run every step on the calling thread through it: on
+/// SQLite, reads on a read-only connection of the backend's own and commits on the writer connection, where the
+/// thread waits for the store, never for a task. On another backend they run the async form as a task and wait
+/// for it.
 extension PersistenceService {
     /// Creates one record and waits. See ``create(_:options:initializer:)``.
     @available(*, noasync, message: "use the async create(_:options:initializer:)")
@@ -17,10 +17,15 @@ extension PersistenceService {
         options: SaveOption,
         initializer: (inout R) -> Void
     ) throws(StoreError) -> R {
-        if context.backend.supportsBlockingAccess {
+        if let backend = context.synchronous {
             try checkInitialized()
             let record = try newRecord(initializer: initializer)
-            try insertBlocking([R.schema.row(of: record, revision: 0)], entity: R.schema.entity, options: options)
+            try insertBlocking(
+                [R.schema.row(of: record, revision: 0)],
+                entity: R.schema.entity,
+                options: options,
+                on: backend
+            )
             return record
         }
         return try withoutActuallyEscaping(initializer) { (initializer) throws(StoreError) -> R in
@@ -40,10 +45,10 @@ extension PersistenceService {
         options: SaveOption,
         transform: (Source, inout R) -> Void
     ) throws(StoreError) -> [ModelID<R>] {
-        if context.backend.supportsBlockingAccess {
+        if let backend = context.synchronous {
             try checkInitialized()
             let (ids, rows) = try newRows(from: sources, transform: transform)
-            try insertBlocking(rows, entity: R.schema.entity, options: options)
+            try insertBlocking(rows, entity: R.schema.entity, options: options, on: backend)
             return ids
         }
         return try withoutActuallyEscaping(transform) { (transform) throws(StoreError) -> [ModelID<R>] in
@@ -60,9 +65,9 @@ extension PersistenceService {
         _ query: Query<R> = Query<R>(),
         transform: (R) -> T
     ) throws(StoreError) -> [T] {
-        if context.backend.supportsBlockingAccess {
+        if let backend = context.synchronous {
             let schema = R.schema
-            return try readBlocking(query.rowQuery) { cursor throws(StoreError) in
+            return try readBlocking(query.rowQuery, on: backend) { cursor throws(StoreError) in
                 try schema.records(from: cursor, transform: transform)
             }
         }
@@ -77,9 +82,11 @@ extension PersistenceService {
     /// Fetches matching records and waits. See ``fetch(_:)-(Query<R>)``.
     @available(*, noasync, message: "use the async fetch(_:)")
     public func fetchAndWait<R: Record>(_ query: Query<R> = Query<R>()) throws(StoreError) -> [R] {
-        if context.backend.supportsBlockingAccess {
+        if let backend = context.synchronous {
             let schema = R.schema
-            return try readBlocking(query.rowQuery) { cursor throws(StoreError) in try schema.records(from: cursor) }
+            return try readBlocking(query.rowQuery, on: backend) { cursor throws(StoreError) in
+                try schema.records(from: cursor)
+            }
         }
         return try BlockingWait.run { () async throws(StoreError) -> [R] in try await self.fetch(query) }
     }
@@ -87,8 +94,8 @@ extension PersistenceService {
     /// Fetches records by ID and waits. See ``fetch(ids:)``.
     @available(*, noasync, message: "use the async fetch(ids:)")
     public func fetchAndWait<R: Record>(ids: [ModelID<R>]) throws(StoreError) -> [R] {
-        if context.backend.supportsBlockingAccess {
-            return try decode(try rowsBlocking(ids: ids.map(\.uuid), entity: R.schema.entity), R.schema)
+        if let backend = context.synchronous {
+            return try decode(try rowsBlocking(ids: ids.map(\.uuid), entity: R.schema.entity, on: backend), R.schema)
         }
         return try BlockingWait.run { () async throws(StoreError) -> [R] in try await self.fetch(ids: ids) }
     }
@@ -116,8 +123,8 @@ extension PersistenceService {
     /// Counts matching records and waits. See ``count(_:)-(Query<R>)``.
     @available(*, noasync, message: "use the async count(_:)")
     public func countAndWait<R: Record>(_ query: Query<R>) throws(StoreError) -> Int {
-        if context.backend.supportsBlockingAccess {
-            return try countBlocking(for: query.rowQuery)
+        if let backend = context.synchronous {
+            return try countBlocking(for: query.rowQuery, on: backend)
         }
         return try BlockingWait.run { () async throws(StoreError) -> Int in try await self.count(query) }
     }
@@ -135,8 +142,12 @@ extension PersistenceService {
         _ query: Query<R> = Query<R>(),
         process: (inout [R]) -> SaveOption
     ) throws(StoreError) -> Int {
-        if context.backend.supportsBlockingAccess {
-            return try updateBlocking(rows: try rowsBlocking(for: query.rowQuery), process: process)
+        if let backend = context.synchronous {
+            return try updateBlocking(
+                rows: try rowsBlocking(for: query.rowQuery, on: backend),
+                process: process,
+                on: backend
+            )
         }
         return try withoutActuallyEscaping(process) { (process) throws(StoreError) -> Int in
             let body = UncheckedSendable(process)
@@ -153,9 +164,9 @@ extension PersistenceService {
         ids: [ModelID<R>],
         process: (inout [R]) -> SaveOption
     ) throws(StoreError) -> Int {
-        if context.backend.supportsBlockingAccess {
-            let rows = try rowsBlocking(ids: ids.map(\.uuid), entity: R.schema.entity)
-            return try updateBlocking(rows: rows, process: process)
+        if let backend = context.synchronous {
+            let rows = try rowsBlocking(ids: ids.map(\.uuid), entity: R.schema.entity, on: backend)
+            return try updateBlocking(rows: rows, process: process, on: backend)
         }
         return try withoutActuallyEscaping(process) { (process) throws(StoreError) -> Int in
             let body = UncheckedSendable(process)
@@ -169,8 +180,13 @@ extension PersistenceService {
     @available(*, noasync, message: "use the async delete(_:options:)")
     @discardableResult
     public func deleteAndWait<R: Record>(_ query: Query<R>, options: SaveOption) throws(StoreError) -> Int {
-        if context.backend.supportsBlockingAccess {
-            return try deleteBlocking(rows: try rowsBlocking(for: query.rowQuery), entity: R.schema.entity, options)
+        if let backend = context.synchronous {
+            return try deleteBlocking(
+                rows: try rowsBlocking(for: query.rowQuery, on: backend),
+                entity: R.schema.entity,
+                options,
+                on: backend
+            )
         }
         return try BlockingWait.run { () async throws(StoreError) -> Int in
             try await self.delete(query, options: options)
@@ -181,9 +197,9 @@ extension PersistenceService {
     @available(*, noasync, message: "use the async delete(ids:options:)")
     @discardableResult
     public func deleteAndWait<R: Record>(ids: [ModelID<R>], options: SaveOption) throws(StoreError) -> Int {
-        if context.backend.supportsBlockingAccess {
-            let rows = try rowsBlocking(ids: ids.map(\.uuid), entity: R.schema.entity)
-            return try deleteBlocking(rows: rows, entity: R.schema.entity, options)
+        if let backend = context.synchronous {
+            let rows = try rowsBlocking(ids: ids.map(\.uuid), entity: R.schema.entity, on: backend)
+            return try deleteBlocking(rows: rows, entity: R.schema.entity, options, on: backend)
         }
         return try BlockingWait.run { () async throws(StoreError) -> Int in
             try await self.delete(ids: ids, options: options)
@@ -193,9 +209,9 @@ extension PersistenceService {
     /// Applies a save option to everything pending and waits. See ``saveAll(_:)``.
     @available(*, noasync, message: "use the async saveAll(_:)")
     public func saveAllAndWait(_ options: SaveOption) throws(StoreError) {
-        if context.backend.supportsBlockingAccess {
+        if let backend = context.synchronous {
             try context.checkReady()
-            try recordAndSaveBlocking(options) { _ in }
+            try recordAndSaveBlocking(options, on: backend) { _ in }
             return
         }
         try BlockingWait.run { () async throws(StoreError) in try await self.saveAll(options) }
@@ -214,11 +230,12 @@ extension PersistenceService {
 
     private func updateBlocking<R: Record>(
         rows: [StoreRow],
-        process: (inout [R]) -> SaveOption
+        process: (inout [R]) -> SaveOption,
+        on backend: any SynchronousStoreBackend
     ) throws(StoreError) -> Int {
         let (option, newRows) = try updatedRows(rows, process: process)
         var changed = 0
-        try recordAndSaveBlocking(option) {
+        try recordAndSaveBlocking(option, on: backend) {
             changed = Self.recordUpdates(from: rows, to: newRows, of: R.schema, in: &$0)
         }
         return changed
@@ -227,9 +244,10 @@ extension PersistenceService {
     private func deleteBlocking(
         rows: [StoreRow],
         entity: EntityDescription,
-        _ options: SaveOption
+        _ options: SaveOption,
+        on backend: any SynchronousStoreBackend
     ) throws(StoreError) -> Int {
-        try recordAndSaveBlocking(options) { Self.recordDeletes(of: rows, entity: entity, in: &$0) }
+        try recordAndSaveBlocking(options, on: backend) { Self.recordDeletes(of: rows, entity: entity, in: &$0) }
         return rows.count
     }
 }

@@ -2,67 +2,58 @@ import Foundation
 
 /// The blocking forms of the service's steps, for the `…AndWait` methods: the same steps as the async forms, on the
 /// backend's blocking access (GRDB's synchronous reads and writes on SQLite), so the calling thread waits for the
-/// store itself and never for a task. Used only when ``StoreBackend/supportsBlockingAccess`` is true.
+/// store itself and never for a task. Used when the backend is a ``SynchronousStoreBackend``.
 extension PersistenceService {
-    private static var noBlockingForm: StoreError {
-        StoreError(.backend, detail: "the backend has no blocking form of this operation")
-    }
-
-    /// Unwraps what a backend that says it supports blocking access returned.
-    private func required<T>(_ value: T?) throws(StoreError) -> T {
-        guard let value else { throw Self.noBlockingForm }
-        return value
-    }
-
     /// Rows matching a query, with unsaved changes applied.
-    func rowsBlocking(for query: RowQuery) throws(StoreError) -> [StoreRow] {
+    func rowsBlocking(for query: RowQuery, on backend: any SynchronousStoreBackend) throws(StoreError) -> [StoreRow] {
         try context.checkReady()
         try query.validate()
         let pending = overlay().changes(of: query.entity.name)
         if pending.isEmpty {
-            return try required(context.backend.fetchBlocking(query))
+            return try backend.fetchOnCallingThread(query)
         }
-        let stored = try required(
-            context.backend.fetchBlocking(Self.storeQuery(for: query, pendingCount: pending.count))
-        )
+        let stored = try backend.fetchOnCallingThread(Self.storeQuery(for: query, pendingCount: pending.count))
         return Self.overlaid(stored, with: pending, query: query)
     }
 
     /// Reads the rows matching a query, with unsaved changes applied, through `decode`.
     func readBlocking<Result>(
         _ query: RowQuery,
+        on backend: any SynchronousStoreBackend,
         decode: (any StoreCursor) throws(StoreError) -> Result
     ) throws(StoreError) -> Result {
         try context.checkReady()
         try query.validate()
         if overlay().changes(of: query.entity.name).isEmpty {
-            return try required(context.backend.fetchBlocking(query, reading: decode))
+            return try backend.fetchOnCallingThread(query, reading: decode)
         }
-        return try decode(FetchedRowsCursor(try rowsBlocking(for: query)))
+        return try decode(FetchedRowsCursor(try rowsBlocking(for: query, on: backend)))
     }
 
     /// The number of rows matching a query, with unsaved changes applied.
-    func countBlocking(for query: RowQuery) throws(StoreError) -> Int {
+    func countBlocking(for query: RowQuery, on backend: any SynchronousStoreBackend) throws(StoreError) -> Int {
         try context.checkReady()
         try query.validate()
         let pending = overlay().changes(of: query.entity.name)
         if pending.isEmpty {
-            return try required(context.backend.countBlocking(query, excluding: []))
+            return try backend.countOnCallingThread(query, excluding: [])
         }
-        let stored = try required(
-            context.backend.countBlocking(Self.unsliced(query), excluding: Array(pending.keys))
-        )
+        let stored = try backend.countOnCallingThread(Self.unsliced(query), excluding: Array(pending.keys))
         return Self.count(stored: stored, with: pending, query: query)
     }
 
     /// Rows for IDs, with unsaved changes applied, in the order of `ids`.
-    func rowsBlocking(ids: [UUID], entity: EntityDescription) throws(StoreError) -> [StoreRow] {
+    func rowsBlocking(
+        ids: [UUID],
+        entity: EntityDescription,
+        on backend: any SynchronousStoreBackend
+    ) throws(StoreError) -> [StoreRow] {
         try context.checkReady()
         let pending = overlay().changes(of: entity.name)
         let missing = ids.filter { pending[$0] == nil }
         var stored: [UUID: StoreRow] = [:]
         if !missing.isEmpty {
-            for row in try required(context.backend.fetchBlocking(ids: missing, of: entity)) {
+            for row in try backend.fetchOnCallingThread(ids: missing, of: entity) {
                 stored[row.id] = row
             }
         }
@@ -70,17 +61,22 @@ extension PersistenceService {
     }
 
     /// Records new rows and applies the save option, as ``insert(_:entity:options:)`` does.
-    func insertBlocking(_ rows: [StoreRow], entity: EntityDescription, options: SaveOption) throws(StoreError) {
+    func insertBlocking(
+        _ rows: [StoreRow],
+        entity: EntityDescription,
+        options: SaveOption,
+        on backend: any SynchronousStoreBackend
+    ) throws(StoreError) {
         let direct =
             options.reachesStore(fromDepth: depth)
             && context.tree.withLock { tree in ancestry.allSatisfy { tree.levels[$0]?.isEmpty ?? true } }
         guard direct else {
-            try recordAndSaveBlocking(options) { $0.recordInserts(rows, entity: entity) }
+            try recordAndSaveBlocking(options, on: backend) { $0.recordInserts(rows, entity: entity) }
             return
         }
         do throws(StoreError) {
             let batch = ChangeBatch(entities: [EntityChanges(entity: entity, inserts: rows)])
-            guard try context.backend.applyBlocking(batch) else { throw Self.noBlockingForm }
+            try backend.applyOnCallingThread(batch)
         } catch {
             recordChanges { $0.recordInserts(rows, entity: entity) }
             throw error
@@ -88,7 +84,11 @@ extension PersistenceService {
     }
 
     /// ``recordAndSave(_:_:)`` with the calling thread waiting for its turn and for the commit.
-    func recordAndSaveBlocking(_ option: SaveOption, _ record: (inout ChangeSet) -> Void) throws(StoreError) {
+    func recordAndSaveBlocking(
+        _ option: SaveOption,
+        on backend: any SynchronousStoreBackend,
+        _ record: (inout ChangeSet) -> Void
+    ) throws(StoreError) {
         let commits = context.commits
         switch try take(option, record) {
         case .done:
@@ -100,7 +100,7 @@ extension PersistenceService {
             commits.waitForTurnBlocking(ticket)
             defer { commits.finish(ticket) }
             do throws(StoreError) {
-                try writeBlocking(changes)
+                try writeBlocking(changes, on: backend)
                 endCommit(ticket, giveBack: nil)
             } catch {
                 endCommit(ticket, giveBack: taken)
@@ -110,20 +110,20 @@ extension PersistenceService {
     }
 
     /// Writes changes, resolving conflicts with the merge policy, as the async `write` does.
-    private func writeBlocking(_ changes: ChangeSet) throws(StoreError) {
+    private func writeBlocking(_ changes: ChangeSet, on backend: any SynchronousStoreBackend) throws(StoreError) {
         var batch = changes.batch()
         var attempts = 0
         while true {
             attempts += 1
             do throws(StoreError) {
-                guard try context.backend.applyBlocking(batch) else { throw Self.noBlockingForm }
+                try backend.applyOnCallingThread(batch)
                 return
             } catch {
                 guard error.code == .conflict, context.mergePolicy != .error, attempts < 8 else { throw error }
                 let conflicts = Set(error.records)
                 var current: [UUID: StoreRow] = [:]
                 for (entity, ids) in Self.byEntity(conflicts, in: changes) {
-                    for row in try required(context.backend.fetchBlocking(ids: ids, of: entity)) {
+                    for row in try backend.fetchOnCallingThread(ids: ids, of: entity) {
                         current[row.id] = row
                     }
                 }

@@ -43,19 +43,23 @@ extension PersistenceService {
         return try decode(FetchedRowsCursor(try await rows(for: query, overlaidWith: pending)))
     }
 
-    /// Reads the rows matching a query through `decode` on the calling thread, in the caller's isolation, when
-    /// nothing is pending for the entity and the backend can read now without waiting for a write or another read
-    /// (``StoreBackend/fetchOnCallingThread(_:reading:)``); `nil`, having read nothing, otherwise.
+    /// The backend to read `query` on the calling thread, when the read is short by construction (it has a limit
+    /// of at most ``callingThreadRowLimit`` rows), nothing is pending for its entity, and the backend answers on the
+    /// calling thread (``SynchronousStoreBackend``); `nil` when the read runs on the backend's `async` path.
     @usableFromInline
-    func readOnCallingThread<Result>(
-        _ query: RowQuery,
-        decode: (any StoreCursor) throws(StoreError) -> Result
-    ) throws(StoreError) -> Result? {
+    func callingThreadBackend(for query: RowQuery) throws(StoreError) -> (any SynchronousStoreBackend)? {
         try context.checkReady()
         try query.validate()
-        guard overlay().changes(of: query.entity.name).isEmpty else { return nil }
-        return try context.backend.fetchOnCallingThread(query, reading: decode)
+        guard let backend = context.synchronous, let limit = query.limit, limit <= Self.callingThreadRowLimit,
+            overlay().changes(of: query.entity.name).isEmpty
+        else { return nil }
+        return backend
     }
+
+    /// The most rows a read runs on the calling thread: a page, a lookup by ID. Longer reads suspend instead, so
+    /// that a caller's thread (a NIO event loop, say) is never held for a long scan.
+    @usableFromInline
+    static var callingThreadRowLimit: Int { 1_000 }
 
     /// The stored rows matching a query overlaid with pending changes of its entity.
     private func rows(
@@ -90,6 +94,12 @@ extension PersistenceService {
         try context.checkReady()
         try query.validate()
         let pending = overlay().changes(of: query.entity.name)
+        if let backend = context.synchronous {
+            // A count reads no row out of the store: short enough for the calling thread.
+            if pending.isEmpty { return try backend.countOnCallingThread(query, excluding: []) }
+            let stored = try backend.countOnCallingThread(Self.unsliced(query), excluding: Array(pending.keys))
+            return Self.count(stored: stored, with: pending, query: query)
+        }
         if pending.isEmpty {
             return try await context.backend.count(query, excluding: [])
         }
@@ -123,11 +133,13 @@ extension PersistenceService {
         let missing = ids.filter { pending[$0] == nil }
         var stored: [UUID: StoreRow] = [:]
         if !missing.isEmpty {
-            var rows = try context.backend.fetchOnCallingThread(ids: missing, of: entity)
-            if rows == nil {
+            let rows: [StoreRow]
+            if let backend = context.synchronous, missing.count <= Self.callingThreadRowLimit {
+                rows = try backend.fetchOnCallingThread(ids: missing, of: entity)
+            } else {
                 rows = try await context.backend.fetch(ids: missing, of: entity)
             }
-            for row in rows ?? [] {
+            for row in rows {
                 stored[row.id] = row
             }
         }

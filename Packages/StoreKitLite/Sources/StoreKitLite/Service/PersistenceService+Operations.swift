@@ -117,10 +117,10 @@ extension PersistenceService {
 
     /// Fetches matching records and maps each to a plain value in one step.
     ///
-    /// `transform` runs in the caller's isolation. When the backend can read on the calling thread (a SQLite file
-    /// with a reader free; a read never waits for a write) and nothing unsaved is pending for the entity, each
-    /// record is transformed as soon as it is decoded, without an array of records in between; otherwise the
-    /// records are fetched first and then transformed. Either way the result is the same; when a stored value
+    /// `transform` runs in the caller's isolation. When the read runs on the calling thread (a query with a limit,
+    /// on a ``SynchronousStoreBackend``, with nothing unsaved pending for the entity), each record is transformed as
+    /// soon as it is decoded, without an array of records in between; otherwise the records are fetched first and
+    /// then transformed. Either way the result is the same; when a stored value
     /// cannot be decoded the fetch throws ``StoreError/Code/corruptValue``, and `transform` may already have been
     /// called for the records before it.
     @inlinable
@@ -130,10 +130,11 @@ extension PersistenceService {
     ) async throws(StoreError) -> [T] {
         let schema = R.schema
         let rowQuery = query.rowQuery
-        let values = try readOnCallingThread(rowQuery) { cursor throws(StoreError) in
-            try schema.records(from: cursor, transform: transform)
+        if let backend = try callingThreadBackend(for: rowQuery) {
+            return try backend.fetchOnCallingThread(rowQuery) { cursor throws(StoreError) in
+                try schema.records(from: cursor, transform: transform)
+            }
         }
-        if let values { return values }
         return try await read(rowQuery) { cursor throws(StoreError) in try schema.records(from: cursor) }
             .map(transform)
     }
@@ -300,16 +301,18 @@ extension PersistenceService {
 
     // MARK: - Helpers
 
-    /// Matching records, decoded straight from the backend's cursor, on the calling thread when the backend can
-    /// read there (or from the rows overlaid with unsaved changes when there are any).
+    /// Matching records, decoded straight from the backend's cursor: on the calling thread for a short read on a
+    /// ``SynchronousStoreBackend`` (see ``callingThreadBackend(for:)``), from the rows overlaid with unsaved changes
+    /// when there are any.
     @inlinable
     nonisolated(nonsending) func records<R: Record>(for query: Query<R>) async throws(StoreError) -> [R] {
         let schema = R.schema
         let rowQuery = query.rowQuery
-        let records = try readOnCallingThread(rowQuery) { cursor throws(StoreError) in
-            try schema.records(from: cursor)
+        if let backend = try callingThreadBackend(for: rowQuery) {
+            return try backend.fetchOnCallingThread(rowQuery) { cursor throws(StoreError) in
+                try schema.records(from: cursor)
+            }
         }
-        if let records { return records }
         return try await read(rowQuery) { cursor throws(StoreError) in try schema.records(from: cursor) }
     }
 

@@ -101,9 +101,10 @@ public final class PersistenceService: Sendable {
     /// this hierarchy has ended. Two equal readings mean that a read made after the first still answers as the
     /// store does, so a caller can keep what it read and check it with one call.
     ///
-    /// `nil` while this service or an ancestor has unsaved changes (its reads then differ from the store), and when
-    /// the backend cannot tell cheaply: the caller then reads again. Runs on the calling thread and never waits for
-    /// a write; for SQLite it reads the header of the write-ahead log's shared index (a few memory loads, on a
+    /// `nil` while this service or an ancestor has unsaved changes (its reads then differ from the store), and on a
+    /// backend that answers only asynchronously (not a ``SynchronousStoreBackend``: PostgreSQL, where telling would
+    /// take a round trip): the caller then reads again. Runs on the calling thread
+    /// (``SynchronousStoreBackend/commitVersion()``) and never waits for a write; for SQLite it reads the header of the write-ahead log's shared index (a few memory loads, on a
     /// connection of its own), falling back to `PRAGMA data_version` when that header cannot be read.
     ///
     /// - Throws: ``StoreError/Code/notInitialized`` before initialization or after ``close()``; what the backend
@@ -113,7 +114,7 @@ public final class PersistenceService: Sendable {
         let local = context.tree.withLock { tree -> Int? in
             ancestry.contains { !(tree.levels[$0]?.isEmpty ?? true) } ? nil : tree.endedCommits
         }
-        guard let local, let committed = try context.backend.commitVersion() else { return nil }
-        return StoreVersion(committed: committed, endedCommits: local)
+        guard let local, let backend = context.synchronous else { return nil }
+        return StoreVersion(committed: try backend.commitVersion(), endedCommits: local)
     }
 }

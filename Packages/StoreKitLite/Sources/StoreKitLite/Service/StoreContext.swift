@@ -22,6 +22,9 @@ final class StoreContext: Sendable {
     }
 
     let backend: any StoreBackend
+    /// The same backend when it also answers on the calling thread (``SynchronousStoreBackend``): short reads and
+    /// the `…AndWait` forms then run there.
+    let synchronous: (any SynchronousStoreBackend)?
     let model: StoreModel
     let mergePolicy: MergePolicy
     let initialization = Locked<Initialization>(.pending([]))
@@ -31,6 +34,7 @@ final class StoreContext: Sendable {
 
     init(backend: any StoreBackend, model: StoreModel, mergePolicy: MergePolicy) {
         self.backend = backend
+        self.synchronous = backend as? any SynchronousStoreBackend
         self.model = model
         self.mergePolicy = mergePolicy
     }
