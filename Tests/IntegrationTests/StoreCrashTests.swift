@@ -16,24 +16,25 @@ private let postgresURL = ProcessInfo.processInfo.environment["STOREKITLITE_POST
     $0.isEmpty ? nil : $0
 }
 
-/// A process committing batches of ten records is killed with SIGKILL at random moments, round after round; after
-/// each kill the store opens cleanly, every batch the writer saw committed is there with its exact values, and no
-/// batch is there in part.
+/// A process committing batches of ten records, from one task or from many at once (whose commits then share
+/// transactions), is killed with SIGKILL at random moments, round after round; after each kill the store opens
+/// cleanly, every batch the writer saw committed is there with its exact values, and no batch is there in part.
 @Suite(.enabled(if: crashWriter.url != nil, Comment(rawValue: crashWriter.reason)))
 struct StoreCrashTests {
-    /// Runs the writer on `store` until a random moment, kills it, and returns the last batch it acknowledged.
-    static func writeAndKill(_ binary: URL, store: String) async throws -> Int {
-        let acknowledged = LockedValue(0)
+    /// Runs the writer on `store` with `tasks` concurrent tasks until a random moment, kills it, and returns the
+    /// batches it acknowledged.
+    static func writeAndKill(_ binary: URL, store: String, tasks: Int) async throws -> Set<Int> {
+        let acknowledged = LockedValue(Set<Int>())
         let text = LockedValue("")
         let child = try ChildProcess(
             binary.path,
-            arguments: ["write", store],
+            arguments: ["write", store, String(tasks)],
             output: .stream { chunk in
                 text.update { buffered in
                     buffered += String(decoding: chunk, as: UTF8.self)
                     guard let end = buffered.lastIndex(of: "\n") else { return }
                     for line in buffered[..<end].split(separator: "\n") where line.hasPrefix("ack ") {
-                        if let number = Int(line.dropFirst(4)) { acknowledged.update { $0 = max($0, number) } }
+                        if let number = Int(line.dropFirst(4)) { acknowledged.update { _ = $0.insert(number) } }
                     }
                     buffered = String(buffered[buffered.index(after: end)...])
                 }
@@ -48,32 +49,32 @@ struct StoreCrashTests {
     }
 
     /// Runs the writer's `verify` on `store`; `nil` when the store is as it must be, else the failure.
-    static func verify(_ binary: URL, store: String, acknowledged: Int) throws -> String? {
+    static func verify(_ binary: URL, store: String, acknowledged: Set<Int>) throws -> String? {
         let result = try ChildProcess.run(
             binary.path,
-            arguments: ["verify", store, String(acknowledged)],
+            arguments: ["verify", store, acknowledged.sorted().map(String.init).joined(separator: ",")],
             output: .collect
         )
         return result.termination.succeeded ? nil : "\(result.termination): \(result.outputText)"
     }
 
-    static func rounds(store: String) async throws {
+    static func rounds(store: String, tasks: Int = 1) async throws {
         let binary = try #require(crashWriter.url)
-        var highest = 0
+        var acknowledged: Set<Int> = []
         for round in 1...8 {
-            let acknowledged = try await Self.writeAndKill(binary, store: store)
-            highest = max(highest, acknowledged)
-            let failure = try Self.verify(binary, store: store, acknowledged: highest)
+            acknowledged.formUnion(try await Self.writeAndKill(binary, store: store, tasks: tasks))
+            let failure = try Self.verify(binary, store: store, acknowledged: acknowledged)
             #expect(failure == nil, "round \(round): \(failure ?? "")")
         }
-        #expect(highest > 0, "the writer never committed a batch before it was killed")
+        #expect(!acknowledged.isEmpty, "the writer never committed a batch before it was killed")
     }
 
-    @Test func sqliteKeepsEveryAcknowledgedBatchWhole() async throws {
+    @Test(arguments: [1, 32])
+    func sqliteKeepsEveryAcknowledgedBatchWhole(tasks: Int) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("crash-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        try await Self.rounds(store: folder.appendingPathComponent("crash.sqlite").path)
+        try await Self.rounds(store: folder.appendingPathComponent("crash.sqlite").path, tasks: tasks)
     }
 
     @Test(.enabled(if: postgresURL != nil, "STOREKITLITE_POSTGRES_URL is not set; Scripts/test-all starts a server"))

@@ -1,10 +1,11 @@
 // A writer for StoreKitLite's crash tests: the process the test kills with SIGKILL at random moments.
 //
-//   storekitlite-crash-writer write STORE      commits batches of 10 records, one `saveAndPersist` each, and prints
-//                                              `ack N` (flushed) once batch N is committed, until killed
-//   storekitlite-crash-writer verify STORE N   reopens the store and checks it: every batch up to N has all its
-//                                              records with their exact values, and no batch is partly there;
-//                                              prints `ok BATCHES` (exit 0) or `fail REASON` (exit 1)
+//   storekitlite-crash-writer write STORE [TASKS]   commits batches of 10 records, one `saveAndPersist` each, from
+//                                                   TASKS concurrent tasks (default 1), and prints `ack N` (flushed)
+//                                                   once batch N is committed, until killed
+//   storekitlite-crash-writer verify STORE N,M,…    reopens the store and checks it: every batch listed has all its
+//                                                   records with their exact values, and no batch is partly there;
+//                                                   prints `ok` (exit 0) or `fail REASON` (exit 1)
 //
 // STORE is a SQLite file path or a postgres:// URL.
 
@@ -13,6 +14,7 @@ import ModelKit
 import StoreKitLite
 import StoreKitLitePostgres
 import StoreKitLiteSQLite
+import Synchronization
 
 struct CrashItem: Record, Equatable {
     var id: ModelID<CrashItem>
@@ -53,33 +55,54 @@ func backend(for store: String) throws -> any StoreBackend {
     return SQLiteBackend(path: store)
 }
 
-func write(_ store: String) async throws {
-    let service = try await PersistenceService.open(model: StoreModel(CrashItem.self), backend: try backend(for: store))
-    let existing = try await service.fetch(Query<CrashItem>())
-    var batch = (existing.map(\.batch).max() ?? 0) + 1
-    while true {
-        let number = batch
-        try await service.create(CrashItem.self, from: Array(0..<CrashItem.perBatch), options: .saveAndPersist) {
-            index,
-            item in
-            let values = CrashItem.expected(batch: number, index: index)
-            item.batch = number
-            item.index = index
-            item.payload = values.payload
-            item.weight = values.weight
-        }
-        FileHandle.standardOutput.write(Data("ack \(number)\n".utf8))
-        batch += 1
+/// Hands out batch numbers to the writing tasks, each once.
+final class BatchNumbers: Sendable {
+    private let next: Atomic<Int>
+
+    init(first: Int) {
+        next = Atomic(first)
+    }
+
+    func take() -> Int {
+        next.add(1, ordering: .relaxed).oldValue
     }
 }
 
-func verify(_ store: String, acknowledged: Int) async throws -> String? {
+func write(_ store: String, tasks: Int) async throws {
+    let service = try await PersistenceService.open(model: StoreModel(CrashItem.self), backend: try backend(for: store))
+    let existing = try await service.fetch(Query<CrashItem>())
+    let next = BatchNumbers(first: (existing.map(\.batch).max() ?? 0) + 1)
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for _ in 0..<tasks {
+            group.addTask {
+                while true {
+                    let number = next.take()
+                    try await service.create(
+                        CrashItem.self,
+                        from: Array(0..<CrashItem.perBatch),
+                        options: .saveAndPersist
+                    ) { index, item in
+                        let values = CrashItem.expected(batch: number, index: index)
+                        item.batch = number
+                        item.index = index
+                        item.payload = values.payload
+                        item.weight = values.weight
+                    }
+                    FileHandle.standardOutput.write(Data("ack \(number)\n".utf8))
+                }
+            }
+        }
+        try await group.waitForAll()
+    }
+}
+
+func verify(_ store: String, acknowledged: Set<Int>) async throws -> String? {
     let backend = try backend(for: store)
     let service = try await PersistenceService.open(model: StoreModel(CrashItem.self), backend: backend)
     defer { Task { try? await backend.close() } }
     let items = try await service.fetch(Query<CrashItem>())
     let batches = Dictionary(grouping: items, by: \.batch)
-    for number in 1...max(1, acknowledged) where acknowledged > 0 && batches[number] == nil {
+    for number in acknowledged.sorted() where batches[number] == nil {
         return "acknowledged batch \(number) is missing"
     }
     for (number, records) in batches {
@@ -99,17 +122,19 @@ func verify(_ store: String, acknowledged: Int) async throws -> String? {
 let arguments = CommandLine.arguments
 do {
     switch (arguments.count, arguments.count > 1 ? arguments[1] : "") {
-    case (3, "write"):
-        try await write(arguments[2])
+    case (3, "write"), (4, "write"):
+        try await write(arguments[2], tasks: arguments.count == 4 ? max(1, Int(arguments[3]) ?? 1) : 1)
     case (4, "verify"):
-        let acknowledged = Int(arguments[3]) ?? 0
+        let acknowledged = Set(arguments[3].split(separator: ",").compactMap { Int($0) })
         if let failure = try await verify(arguments[2], acknowledged: acknowledged) {
             print("fail \(failure)")
             exit(1)
         }
         print("ok")
     default:
-        FileHandle.standardError.write(Data("usage: storekitlite-crash-writer write STORE | verify STORE N\n".utf8))
+        FileHandle.standardError.write(
+            Data("usage: storekitlite-crash-writer write STORE [TASKS] | verify STORE N,M,…\n".utf8)
+        )
         exit(2)
     }
 } catch {

@@ -24,9 +24,10 @@ struct ConcurrentSaveTests {
         let store = try StoreFixture(kind)
         let root = try await store.open()
         let reader = try await freshReader(of: store)
-        let rounds = 20
+        let rounds = 10
+        let tasks = 64
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for task in 0..<8 {
+            for task in 0..<tasks {
                 group.addTask {
                     let unit = { childPerWrite ? root.makeChild() : root }
                     let mine = try await unit().create(Vehicle.self, options: .saveAndPersist) {
@@ -53,7 +54,7 @@ struct ConcurrentSaveTests {
             try await group.waitForAll()
         }
         #expect(!root.hasChanges)
-        #expect(try await reader.count(Query<Vehicle>()) == 8 * (1 + rounds))
+        #expect(try await reader.count(Query<Vehicle>()) == tasks * (1 + rounds))
     }
 
     @Test(arguments: BackendKind.local)
