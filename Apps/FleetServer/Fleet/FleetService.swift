@@ -7,8 +7,9 @@ import Synchronization
 /// The fleet's domain rules on top of a ``VehicleRepository``: plates are unique, vehicles are valid, the
 /// maintenance policy decides which vehicles are due, and revisions guard v2 updates.
 ///
-/// Reads run concurrently; writes run one at a time, so a uniqueness check and the write that follows it see the
-/// same store.
+/// Reads and creates run concurrently: a create is one write, and the store's unique index on plates refuses a
+/// duplicate (concurrent creates then share the store's group commits). Updates and deletes run one at a time, so
+/// the revision and plate checks they make and the write that follows see the same store.
 public final class FleetService: Sendable {
     /// How a write names the revision it was based on.
     public enum RevisionCheck: Sendable, Hashable {
@@ -140,12 +141,8 @@ public final class FleetService: Sendable {
         vehicle.revision = 1
         try Self.validate(vehicle)
         let new = vehicle
-        try await write { () throws(FleetError) in
-            if try await repository.plateExists(new.plate, excluding: nil) {
-                throw Self.duplicate(new.plate)
-            }
-            try await repository.insert(new)
-        }
+        defer { finishedWrites.add(1, ordering: .releasing) }
+        try await repository.insert(new)
         return policy.applied(to: new, at: now())
     }
 

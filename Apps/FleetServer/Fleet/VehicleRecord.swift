@@ -57,8 +57,8 @@ struct VehicleRecord: Record {
         Column("apiRevision", \.revision)
     )
 
-    /// The store's model: the vehicles entity, then an index on plates, which every list sorts and pages by (and
-    /// plate uniqueness checks look up).
+    /// The store's model: the vehicles entity, an index on plates, which every list sorts and pages by, then a
+    /// unique index on plates, with which the store refuses a second vehicle with a plate.
     static let storeModel = StoreModel(
         records: [VehicleRecord.self],
         migrations: [
@@ -66,6 +66,10 @@ struct VehicleRecord: Record {
             Migration(
                 "index vehicles by plate",
                 steps: [.createIndex(name: "vehicles_by_plate", entity: "vehicles", columns: ["plate"])]
+            ),
+            Migration(
+                "plates are unique",
+                steps: [.createUniqueIndex(name: "vehicles_unique_plate", entity: "vehicles", columns: ["plate"])]
             ),
         ]
     )

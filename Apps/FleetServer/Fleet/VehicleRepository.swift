@@ -23,7 +23,9 @@ public protocol VehicleRepository: Sendable {
         after plate: String?,
         limit: Int?
     ) async throws(FleetError) -> [Vehicle]
-    /// Stores a new vehicle with its ID.
+    /// Stores a new vehicle with its ID, in one write: the store itself refuses a plate another vehicle has.
+    ///
+    /// - Throws: ``FleetError/Code/duplicatePlate`` when another vehicle has the plate (nothing is stored).
     func insert(_ vehicle: Vehicle) async throws(FleetError)
     /// Changes a stored vehicle in one unit of work: `change` receives the stored value and returns the new one,
     /// or throws to write nothing. A concurrent write to the same vehicle fails with
@@ -109,6 +111,12 @@ public final class StoreVehicleRepository: VehicleRepository {
     public func insert(_ vehicle: Vehicle) async throws(FleetError) {
         do {
             try await store.makeChild().insert([VehicleRecord(vehicle)], options: .saveAndPersist)
+        } catch  where error.code == .duplicateValue {
+            throw FleetError(
+                .duplicatePlate,
+                "another vehicle already has the plate \(vehicle.plate)",
+                underlying: error
+            )
         } catch {
             throw Self.map(error)
         }
@@ -186,6 +194,8 @@ public final class StoreVehicleRepository: VehicleRepository {
         case .connectionLost, .timedOut:
             // The database went away or answered too late: worth trying again shortly, not a fault of the request.
             return FleetError(.unavailable, "the store did not answer: \(error)", underlying: error)
+        case .duplicateValue:
+            return FleetError(.duplicatePlate, "another vehicle already has this plate", underlying: error)
         case .conflict:
             return FleetError(
                 .concurrentUpdate,

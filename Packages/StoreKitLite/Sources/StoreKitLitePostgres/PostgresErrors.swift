@@ -103,8 +103,9 @@ enum PostgresErrors {
         let message = "\(error.serverInfo?[.message] ?? "server error") (SQLSTATE \(state))"
         let code: StoreError.Code =
             switch state {
-            // unique_violation
-            case "23505": .duplicateRecord
+            // unique_violation: of the primary key (`<table>_pkey`, the record ID) or of a unique index.
+            case "23505":
+                (error.serverInfo?[.constraintName] ?? "").hasSuffix("_pkey") ? .duplicateRecord : .duplicateValue
             // serialization_failure, deadlock_detected: another transaction changed the same rows.
             case "40001", "40P01": .conflict
             // invalid_authorization_specification, invalid_password, invalid_catalog_name (no such database),

@@ -52,6 +52,9 @@ enum PostgresSQL {
         case .createIndex(let name, let entity, let columns):
             return "CREATE INDEX \(quoted(name)) ON \(table(entity, in: schema)) "
                 + "(\(columns.map(quoted).joined(separator: ", ")))"
+        case .createUniqueIndex(let name, let entity, let columns):
+            return "CREATE UNIQUE INDEX \(quoted(name)) ON \(table(entity, in: schema)) "
+                + "(\(columns.map(quoted).joined(separator: ", ")))"
         }
     }
 

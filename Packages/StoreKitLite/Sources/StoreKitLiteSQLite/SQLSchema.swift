@@ -21,6 +21,9 @@ enum SQLSchema {
             return "ALTER TABLE \(quoted(entity)) ADD COLUMN \(definition(of: column)) DEFAULT \(literal(defaultValue))"
         case .createIndex(let name, let entity, let columns):
             return "CREATE INDEX \(quoted(name)) ON \(quoted(entity)) (\(columns.map(quoted).joined(separator: ", ")))"
+        case .createUniqueIndex(let name, let entity, let columns):
+            return "CREATE UNIQUE INDEX \(quoted(name)) ON \(quoted(entity)) "
+                + "(\(columns.map(quoted).joined(separator: ", ")))"
         }
     }
 

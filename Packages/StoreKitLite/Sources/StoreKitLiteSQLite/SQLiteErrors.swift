@@ -20,6 +20,8 @@ enum SQLiteErrors {
             return StoreError(.diskFull, detail: operation, reason: message, underlying: error)
         case .SQLITE_CONSTRAINT where database.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY:
             return StoreError(.duplicateRecord, detail: operation, reason: message, underlying: error)
+        case .SQLITE_CONSTRAINT where database.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE:
+            return StoreError(.duplicateValue, detail: operation, reason: message, underlying: error)
         default:
             return StoreError(.backend, detail: operation, reason: message, underlying: error)
         }

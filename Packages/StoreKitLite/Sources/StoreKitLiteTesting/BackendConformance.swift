@@ -73,6 +73,10 @@ public enum BackendConformance {
         ),
         Check(name: "committed batches are observed once per commit, in order", body: ConformanceChecks.observation),
         Check(
+            name: "a unique index refuses a clashing insert or update whole, and lets NULLs and deleted values through",
+            body: ConformanceChecks.uniqueIndexes
+        ),
+        Check(
             name: "concurrent commits each succeed or fail alone: a conflicting one loses nothing of the others",
             body: ConformanceChecks.concurrentCommits
         ),

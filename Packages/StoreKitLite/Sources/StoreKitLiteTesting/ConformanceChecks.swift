@@ -446,6 +446,72 @@ enum ConformanceChecks {
         )
     }
 
+    static func uniqueIndexes(_ backend: any StoreBackend) async throws {
+        // The items model, then a unique index over (score, flag) added by a later migration.
+        let unique = StoreModel(
+            entities: [items],
+            migrations: model.migrations + [
+                Migration(
+                    "unique scores per flag",
+                    steps: [
+                        .createUniqueIndex(
+                            name: "conformance_unique_score",
+                            entity: items.name,
+                            columns: ["score", "flag"]
+                        )
+                    ]
+                )
+            ]
+        )
+        try await backend.migrate(to: unique)
+        let first = row("first", score: 1)
+        let nulls = [row("null one"), row("null two")]
+        try await insert([first, row("other flag", score: 1, flag: true)] + nulls, into: backend)
+        // A clash fails its whole batch with duplicateValue: its other, innocent row is not written either.
+        let innocent = row("innocent", score: 2)
+        do {
+            try await insert([innocent, row("clash", score: 1)], into: backend)
+            throw ConformanceFailure("an insert that clashes in a unique index succeeded")
+        } catch let error as StoreError {
+            try expect(error.code == .duplicateValue, "a unique index clash failed with \(error.code)")
+        }
+        try expect(
+            try await backend.fetch(ids: [innocent.id], of: items).isEmpty,
+            "a batch refused for a unique index clash left a row behind"
+        )
+        // An update into a clash is refused the same way, and the stored row keeps its values.
+        let second = row("second", score: 2)
+        try await insert([second], into: backend)
+        var moved = StoreRow(id: second.id, revision: 1, values: second.values)
+        moved.values[1] = .integer(1)
+        do {
+            try await backend.apply(
+                ChangeBatch(entities: [
+                    EntityChanges(entity: items, updates: [RowUpdate(row: moved, changedColumns: [1])])
+                ])
+            )
+            throw ConformanceFailure("an update into a unique index clash succeeded")
+        } catch let error as StoreError {
+            try expect(error.code == .duplicateValue, "an update into a clash failed with \(error.code)")
+        }
+        try expect(
+            try await backend.fetch(ids: [second.id], of: items).first?.values[1] == .integer(2),
+            "an update refused for a unique index clash changed the row"
+        )
+        // A value a deleted record held is free for the next batch.
+        try await backend.apply(
+            ChangeBatch(entities: [
+                EntityChanges(entity: items, deletes: [RowDelete(row: StoreRow(id: first.id, revision: 1, values: []))])
+            ])
+        )
+        let taker = row("taker", score: 1)
+        try await insert([taker], into: backend)
+        try expect(
+            try await backend.fetch(ids: [taker.id], of: items).count == 1,
+            "a value freed by a delete could not be taken"
+        )
+    }
+
     static func concurrentCommits(_ backend: any StoreBackend) async throws {
         try await backend.migrate(to: model)
         let stored = row("stored")

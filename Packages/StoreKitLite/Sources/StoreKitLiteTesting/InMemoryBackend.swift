@@ -11,6 +11,10 @@ public final class InMemoryBackend: SynchronousStoreBackend {
     private struct State {
         var applied: [String] = []
         var tables: [String: [UUID: StoreRow]] = [:]
+        /// The unique indexes of each entity: their names and the columns they cover.
+        var uniqueIndexes: [String: [(name: String, columns: [String])]] = [:]
+        /// The entities as migrated, to find a unique index's columns.
+        var entities: [String: EntityDescription] = [:]
         /// Counts commits, for ``commitVersion()``.
         var commits: Int64 = 0
     }
@@ -24,24 +28,37 @@ public final class InMemoryBackend: SynchronousStoreBackend {
         try state.withLock { (state: inout State) throws(StoreError) in
             let pending = try model.pendingMigrations(afterApplied: state.applied)
             var tables = state.tables
+            var uniqueIndexes = state.uniqueIndexes
+            var entities = state.entities
             for migration in pending {
                 for step in migration.steps {
                     switch step {
                     case .createEntity(let entity):
                         tables[entity.name] = tables[entity.name] ?? [:]
-                    case .addColumn(let entity, _, let defaultValue):
+                        entities[entity.name] = entity
+                    case .addColumn(let entity, let column, let defaultValue):
                         guard var table = tables[entity] else {
                             throw StoreError(.invalidModel, entity: entity, detail: "no such entity")
                         }
                         for id in table.keys { table[id]?.values.append(defaultValue) }
                         tables[entity] = table
+                        if let described = entities[entity] {
+                            entities[entity] = EntityDescription(name: entity, columns: described.columns + [column])
+                        }
                     case .createIndex:
                         // Memory is scanned; an index would change speed only, never results.
                         break
+                    case .createUniqueIndex(let name, let entity, let columns):
+                        uniqueIndexes[entity, default: []].append((name, columns))
+                        if let described = entities[entity] {
+                            try Self.checkUnique(tables[entity] ?? [:], entity: described, indexes: [(name, columns)])
+                        }
                     }
                 }
             }
             state.tables = tables
+            state.uniqueIndexes = uniqueIndexes
+            state.entities = entities
             state.applied += pending.map(\.name)
         }
     }
@@ -72,8 +89,9 @@ public final class InMemoryBackend: SynchronousStoreBackend {
             guard conflicts.isEmpty else {
                 throw StoreError(.conflict, entity: batch.entities.first?.entity.name, records: conflicts)
             }
+            var tables = state.tables
             for changes in batch.entities {
-                var table = state.tables[changes.entity.name] ?? [:]
+                var table = tables[changes.entity.name] ?? [:]
                 for var row in changes.inserts {
                     row.revision = 1
                     table[row.id] = row
@@ -87,8 +105,18 @@ public final class InMemoryBackend: SynchronousStoreBackend {
                 for delete in changes.deletes {
                     table[delete.row.id] = nil
                 }
-                state.tables[changes.entity.name] = table
+                tables[changes.entity.name] = table
             }
+            for changes in batch.entities {
+                guard let indexes = state.uniqueIndexes[changes.entity.name], let table = tables[changes.entity.name]
+                else { continue }
+                try Self.checkUnique(
+                    table,
+                    entity: state.entities[changes.entity.name] ?? changes.entity,
+                    indexes: indexes
+                )
+            }
+            state.tables = tables
             state.commits += 1
         }
         broadcaster.publish(batch)
@@ -153,6 +181,33 @@ public final class InMemoryBackend: SynchronousStoreBackend {
                 throw StoreError(.backend, entity: entity.name, detail: "no such entity")
             }
             return ids.compactMap { table[$0] }
+        }
+    }
+
+    /// Throws ``StoreKitLite/StoreError/Code/duplicateValue`` when two rows of `table` have equal values in every
+    /// column of one of `indexes`; a row with `NULL` in one of them never clashes, as in SQL.
+    private static func checkUnique(
+        _ table: [UUID: StoreRow],
+        entity: EntityDescription,
+        indexes: [(name: String, columns: [String])]
+    ) throws(StoreError) {
+        for index in indexes {
+            let positions = index.columns.map { name in entity.columns.firstIndex { $0.name == name } }
+            var seen: Set<[StoreValue]> = []
+            for row in table.values {
+                let key = positions.map { position -> StoreValue in
+                    guard let position else { return .text(row.id.uuidString) }
+                    return row.values[position]
+                }
+                guard !key.contains(where: \.isNull) else { continue }
+                guard seen.insert(key).inserted else {
+                    throw StoreError(
+                        .duplicateValue,
+                        entity: entity.name,
+                        detail: "the unique index \(index.name) has two records with the same values"
+                    )
+                }
+            }
         }
     }
 

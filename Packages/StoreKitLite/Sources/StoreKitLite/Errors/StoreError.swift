@@ -22,6 +22,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
             case idChanged = "an update changed a record ID"
             case conflict = "records were changed by someone else"
             case duplicateRecord = "a record with this ID already exists"
+            case duplicateValue = "another record has the same values in a unique index"
             case backend = "the backend failed"
             case cancelled = "the caller cancelled the operation"
             case timedOut = "the operation took longer than the store allows"
@@ -63,6 +64,9 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         public static let conflict = Code(.conflict)
         /// An insert used an ID the store already holds.
         public static let duplicateRecord = Code(.duplicateRecord)
+        /// A write would give two records the same values in a unique index
+        /// (``MigrationStep/createUniqueIndex(name:entity:columns:)``); nothing of its batch was written.
+        public static let duplicateValue = Code(.duplicateValue)
         /// Any other backend failure; ``StoreError/reason`` says which.
         public static let backend = Code(.backend)
         /// The caller stopped waiting for the operation (a cancelled task or callback token) before it finished.

@@ -80,7 +80,8 @@ public struct StoreModel: Sendable {
                         throw StoreError(.invalidModel, entity: name, detail: "\(column.name) needs a default")
                     }
                     built[name] = EntityDescription(name: name, columns: entity.columns + [column])
-                case .createIndex(let index, let name, let columns):
+                case .createIndex(let index, let name, let columns),
+                    .createUniqueIndex(let index, let name, let columns):
                     guard let entity = built[name] else {
                         throw StoreError(.invalidModel, entity: name, detail: "index \(index) before the entity exists")
                     }
