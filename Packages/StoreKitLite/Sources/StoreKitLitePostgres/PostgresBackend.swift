@@ -29,8 +29,9 @@ public import StoreKitLite
 ///
 /// ``committedChanges()`` reports this backend's commits and, with ``changeFeed`` set to
 /// ``StoreKitLite/ChangeFeed/allProcesses(pollInterval:retention:)`` (the default), every other process's: each
-/// commit appends an entry to the schema's change log in its own transaction and sends a `NOTIFY`; the backend keeps
-/// one pooled connection listening, reads the log when notified (or every `pollInterval`), and after a lost
+/// commit appends an entry to the schema's change log in its own transaction, and after commits the backend sends a
+/// `NOTIFY` of its own, outside them (at most one in flight, covering every commit that ended before it; see the
+/// "Using PostgreSQL" article for why); the backend keeps one pooled connection listening, reads the log when notified (or every `pollInterval`), and after a lost
 /// connection reconnects and reads on from where it stopped. ``changeFeedStatus`` says whether it is following.
 ///
 /// The backend logs nothing unless it is handed a `Logger`. With one, it logs applying migrations (`info`), failed
@@ -70,6 +71,8 @@ public final class PostgresBackend: StoreBackend {
     /// This backend's identity in the change log.
     private let origin = UUID()
     private let changeLog = Locked(ChangeLogState())
+    /// Wakes other processes' followers after commits, off the commit path.
+    let notifier: PostgresCommitNotifier
 
     private struct ChangeLogState {
         var logsCommits = false
@@ -101,6 +104,11 @@ public final class PostgresBackend: StoreBackend {
         self.client = client
         self.copyThreshold = copyThreshold.map { max(1, $0) }
         self.pool = PostgresPool(client: client, maximumConnections: nil)
+        self.notifier = PostgresCommitNotifier(
+            pool: pool,
+            channel: PostgresChangeLog.channel(for: schema),
+            logger: Logger(label: "storekitlite.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+        )
         self.schema = schema
         self.changeFeed = changeFeed
         self.logger = logger
@@ -118,6 +126,11 @@ public final class PostgresBackend: StoreBackend {
         )
         self.client = client
         self.pool = PostgresPool(client: client, maximumConnections: configuration.maximumConnections)
+        self.notifier = PostgresCommitNotifier(
+            pool: pool,
+            channel: PostgresChangeLog.channel(for: configuration.schema),
+            logger: Logger(label: "storekitlite.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+        )
         self.schema = configuration.schema
         self.changeFeed = configuration.changeFeed
         self.copyThreshold = configuration.copyThreshold.map { max(1, $0) }
@@ -300,6 +313,7 @@ public final class PostgresBackend: StoreBackend {
                 }
                 if let logger { Self.logCommit(batch, to: logger) }
             }
+            if logs { notifier.commitEnded() }
             if prunes {
                 do {
                     try await PostgresChangeLog.prune(
@@ -388,6 +402,7 @@ public final class PostgresBackend: StoreBackend {
         }
         follower?.cancel()
         await follower?.value
+        await notifier.close()
         feedStatus.withLock { status in
             status.isFollowing = false
             status.isConnected = false

@@ -4,7 +4,8 @@ import PostgresNIO
 import StoreKitLite
 
 /// The change log of a PostgreSQL store: the table `storekitlite_changes` in the store's schema, one row per
-/// commit, written in the commit's transaction, with a `NOTIFY` on the store's channel as a hint to followers.
+/// commit, written in the commit's transaction; a `NOTIFY` on the store's channel after commits is a hint to
+/// followers (``PostgresCommitNotifier``).
 ///
 /// Sequence numbers are handed out before commit, so on PostgreSQL they do not arrive in commit order: a follower
 /// that read "everything after sequence 10" could later see 9 commit. Each entry therefore also records the ID of
@@ -55,15 +56,15 @@ enum PostgresChangeLog {
         return exists
     }
 
-    /// The statement that appends `batch`'s entry and notifies followers, to run in the batch's transaction (the
-    /// notification is sent when it commits). Made before the transaction begins: encoding a large batch's entry
-    /// takes a while.
+    /// The statement that appends `batch`'s entry, to run in the batch's transaction. It notifies nobody: a
+    /// `NOTIFY` in the transaction would serialise every commit on the server's notification lock
+    /// (``PostgresCommitNotifier`` wakes followers after commits instead). Made before the transaction begins:
+    /// encoding a large batch's entry takes a while.
     static func append(_ batch: ChangeBatch, origin: UUID, schema: String) -> PostgresQuery {
         var binder = PostgresBinder()
         let sql =
-            "WITH entry AS (INSERT INTO \(PostgresSQL.table(table, in: schema)) (origin, payload) "
-            + "VALUES (\(binder.bind(origin)), \(binder.bind(bytes: Data(ChangeLogEntry(batch).encoded())))) "
-            + "RETURNING 1) SELECT pg_notify(\(binder.bind(channel(for: schema))), '') FROM entry"
+            "INSERT INTO \(PostgresSQL.table(table, in: schema)) (origin, payload) "
+            + "VALUES (\(binder.bind(origin)), \(binder.bind(bytes: Data(ChangeLogEntry(batch).encoded()))))"
         return PostgresQuery(unsafeSQL: sql, binds: binder.bindings)
     }
 

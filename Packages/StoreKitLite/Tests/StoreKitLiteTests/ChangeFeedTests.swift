@@ -3,9 +3,10 @@ import GRDB
 import ModelKit
 import PostgresNIO
 import StoreKitLite
-import StoreKitLitePostgres
 import StoreKitLiteSQLite
 import Testing
+
+@testable import StoreKitLitePostgres
 
 /// Collects what a change stream delivers, so a test can wait (with a deadline) for what it expects.
 private final class ChangeCollector<R: StoreKitLite.Record>: Sendable {
@@ -234,6 +235,39 @@ extension ChangeFeedTests {
             #expect(seen.count == 1, "one commit, one delivered change")
             let fetched = try await reader.fetch(Query<Vehicle>(\.modelYear == 2_999))
             #expect(fetched.map(\.plate) == ["P\t2999\n"])
+            try await writerBackend.close()
+            try await readerBackend.close()
+        }
+
+        /// Commits notify nobody inside their transactions; the backend's own notifications, sent after commits,
+        /// wake another node's follower for every commit, and a burst of commits costs fewer notifications than
+        /// commits.
+        @Test func aBurstOfCommitsWakesTheOtherNodeWithFewerNotificationsThanCommits() async throws {
+            let schema = PostgresTestDatabase.freshSchema()
+            var configuration = try PostgresTestDatabase.configuration(schema: schema)
+            // A poll far longer than the test: what the follower delivers, it was woken for.
+            configuration.changeFeed = .allProcesses(pollInterval: .seconds(120))
+            configuration.maximumConnections = 4
+            let model = StoreModel(Vehicle.self, Driver.self)
+            let writerBackend = PostgresBackend(configuration: configuration)
+            let readerBackend = PostgresBackend(configuration: configuration)
+            let writer = try await PersistenceService.open(model: model, backend: writerBackend)
+            let reader = try await PersistenceService.open(model: model, backend: readerBackend)
+            let changes = ChangeCollector(reader.changes(of: Vehicle.self))
+            let commits = 64
+            let ids = try await withThrowingTaskGroup(of: ModelID<Vehicle>.self) { group in
+                for number in 0..<commits {
+                    group.addTask {
+                        try await writer.create(Vehicle.self, options: .saveAndPersist) { $0.plate = "N\(number)" }.id
+                    }
+                }
+                return try await group.reduce(into: Set<ModelID<Vehicle>>()) { $0.insert($1) }
+            }
+            let seen = await changes.wait { inserted($0) == ids }
+            #expect(inserted(seen) == ids, "the other node was not woken for every commit")
+            let sent = writerBackend.notifier.sentCount
+            #expect(sent >= 1)
+            #expect(sent < commits, "\(sent) notifications for \(commits) concurrent commits")
             try await writerBackend.close()
             try await readerBackend.close()
         }
