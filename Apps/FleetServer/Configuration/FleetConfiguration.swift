@@ -30,11 +30,12 @@ public struct FleetConfiguration: Sendable, Hashable {
         case normal
     }
 
-    /// Where the store runs SQLite (`SQLiteBackend.Execution`).
+    /// Where the store runs SQLite commits (`SQLiteBackend.Execution`); short reads run on the request's thread
+    /// either way.
     public enum StoreExecution: String, Sendable, Hashable {
-        /// On GRDB's reader and writer queues, while the request's task suspends.
+        /// In group commits on the writer's queue, while the request's task suspends.
         case suspending
-        /// On the request's own thread when that needs no waiting.
+        /// A small commit on the request's own thread when the writer is idle.
         case callingThread = "calling-thread"
     }
 
@@ -248,7 +249,7 @@ public struct FleetConfiguration: Sendable, Hashable {
             value: "MODE",
             defaultValue: "`suspending`",
             help:
-                "Where SQLite runs: `suspending` on GRDB's queues, `calling-thread` small reads and commits on the request's thread."
+                "Where SQLite commits run: `suspending` in group commits on the writer's queue, `calling-thread` a small commit on the request's thread when the writer is idle. Short reads run on the request's thread either way."
         ) {
             config,
             value throws(ConfigurationError) in

@@ -116,6 +116,7 @@ extension SQLiteBackend {
                 }
                 for index in attempt { outcomes[index] = failed[index] }
                 remaining = []
+                groupTransactionCount.withLock { $0 += 1 }
             } catch let aborted as AbortedMember {
                 outcomes[aborted.index] = failure(aborted.error, operation: "write")
                 remaining.removeAll { $0 == aborted.index }

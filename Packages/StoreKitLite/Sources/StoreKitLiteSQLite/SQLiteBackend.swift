@@ -90,6 +90,9 @@ public final class SQLiteBackend: SynchronousStoreBackend {
     let pendingWrites = Locked(0)
     /// Gathers concurrent commits into shared transactions.
     let groupCommit = GroupCommit()
+    /// Transactions the group commit has committed (for tests: fewer than the batches they carried).
+    let groupTransactionCount = Locked(0)
+    var groupTransactions: Int { groupTransactionCount.withLock { $0 } }
     /// Read-only connections of the backend's own for reads on the calling thread, idle ones kept for the next read;
     /// `closed` once ``close()`` has run, after which a connection coming back is closed instead.
     let callingThreadReaders = Locked<(idle: [DatabaseQueue], closed: Bool)>(([], false))
