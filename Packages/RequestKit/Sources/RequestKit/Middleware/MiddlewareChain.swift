@@ -3,50 +3,41 @@ import HTTPTypes
 
 /// Runs a request through the configured middleware, outermost first, and finally through the transport.
 ///
-/// The last step before the transport holds the host lock: whatever a middleware or decorator did to the request,
-/// it goes out only to the origin of the environment it was prepared in. The step after the transport removes the
-/// response's content codings.
+/// One list of steps, each called through the public ``Middleware`` contract with a ``MiddlewareNext`` naming this
+/// chain and the position after it. The last step before the transport holds the host lock: whatever a middleware or
+/// decorator did to the request, it goes out only to the origin of the environment it was prepared in. The step after
+/// the transport removes the response's content codings.
 ///
-/// It is a class so that a step's `next`, which holds the chain, counts one reference instead of one per list.
+/// It is a class so that a step's `next`, which holds the chain, counts one reference.
 final class MiddlewareChain: Sendable {
     private let middleware: [any Middleware]
-    /// For each of `middleware`, the step itself when it keeps `next` beyond its call (the cache's background
-    /// revalidation), found once here rather than by a cast per request.
-    private let background: [Held<any BackgroundMiddleware>?]
-    /// For each of `middleware`, the step itself when it is one of RequestKit's own that takes a ``ChainNext``.
-    private let inline: [Held<any InlineMiddleware>?]
     private let transport: any Transport
     private let decompression: ResponseDecompression
     /// Told of every replay of a request the server did not process.
     private let observers: [any RequestObserver]
-
-    /// How many leading steps pass on every request that sets no duplicate policy of its own: the steps up to the
-    /// first that is not a ``DuplicateRequestMiddleware`` allowing duplicates (the client's default). The chain
-    /// skips them without reading the steps, so a plain request touches none of them.
-    private let leadingPassOn: Int
+    /// Where steps start work that outlives a request; the client shuts it down.
+    let backgroundWork: BackgroundWork
 
     init(
         middleware: [any Middleware],
         transport: any Transport,
         decompression: ResponseDecompression,
-        observers: [any RequestObserver] = []
+        observers: [any RequestObserver] = [],
+        backgroundWork: BackgroundWork = BackgroundWork()
     ) {
         self.middleware = middleware
         self.observers = observers
-        self.background = middleware.map { ($0 as? any BackgroundMiddleware).map(Held.init) }
-        self.inline = middleware.map { ($0 as? any InlineMiddleware).map(Held.init) }
         self.transport = transport
         self.decompression = decompression
-        self.leadingPassOn =
-            middleware.prefix { step in
-                (step as? DuplicateRequestMiddleware)?.policy.isAllow ?? false
-            }.count
+        self.backgroundWork = backgroundWork
     }
 
-    /// Sends `request` through the client's middleware, then `innermost` (per-request decorators), then the
-    /// transport, refusing to send to any origin but `environment`'s.
+    /// Sends `request` through the client's middleware from step `first` on (the client skips the leading steps
+    /// that have nothing to do for the request), then `innermost` (per-request decorators), then the transport,
+    /// refusing to send to any origin but `environment`'s.
     nonisolated(nonsending) func send(
         _ request: ClientRequest,
+        from first: Int = 0,
         innermost: [any Middleware] = [],
         within environment: ServiceEnvironment
     ) async throws -> ClientResponse {
@@ -54,8 +45,7 @@ final class MiddlewareChain: Sendable {
         // reference count changed on every request, from every core: with requests on two cores at once, those
         // counts cost more than the rest of the client's work. A request no step would touch goes straight to the
         // transport: nothing can have moved it off the URL it was prepared with, which every caller checked.
-        let first = request.duplicatePolicy == nil ? leadingPassOn : 0
-        if innermost.isEmpty, first == middleware.count {
+        if innermost.isEmpty, first >= middleware.count {
             let response = try await deliver(request)
             return decompression.decode(response, operation: request.operation)
         }
@@ -86,21 +76,6 @@ final class MiddlewareChain: Sendable {
     ) async throws
         -> ClientResponse
     {
-        // Steps with nothing to do for this request are skipped here rather than called to pass it on; each step is
-        // read out of the list once.
-        var index = index
-        while index < background.count, let held = background[index] {
-            if held.step.passesOn(request) {
-                index += 1
-                continue
-            }
-            let following = index + 1
-            return try await held.step.intercept(
-                request,
-                next: .chain(self, from: following, steps: steps, lock: lock),
-                keeping: { { next in try await self.send(next, from: following, in: steps, within: lock) } }
-            )
-        }
         guard index < steps.count else {
             guard lock.admits(request.url) else {
                 var error = RequestKitError.invalidPath(
@@ -114,17 +89,10 @@ final class MiddlewareChain: Sendable {
             let response = try await deliver(request)
             return decompression.decode(response, operation: request.operation)
         }
-        let following = index + 1
-        // RequestKit's own steps get a `next` that runs on this executor; a step of the caller's gets a plain one.
-        if index < inline.count, let held = inline[index] {
-            return try await held.step.intercept(
-                request,
-                inline: .chain(self, from: following, steps: steps, lock: lock)
-            )
-        }
-        return try await steps[index].intercept(request) { next in
-            try await self.send(next, from: following, in: steps, within: lock)
-        }
+        return try await steps[index].intercept(
+            request,
+            next: MiddlewareNext(chain: self, index: index + 1, steps: steps, lock: lock)
+        )
     }
 }
 
@@ -176,15 +144,5 @@ extension MiddlewareChain {
         default:
             return RetryMiddleware.idempotencyKey.map { request.headerFields[$0] != nil } ?? false
         }
-    }
-}
-
-/// A step held by reference: taking it out of the chain's lists for a request then counts one reference, where a
-/// step held as an existential value would be copied through its type's value witnesses.
-final class Held<Step: Sendable>: Sendable {
-    let step: Step
-
-    init(_ step: Step) {
-        self.step = step
     }
 }
