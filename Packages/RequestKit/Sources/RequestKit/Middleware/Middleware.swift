@@ -6,7 +6,7 @@
 /// the middleware was configured: the first one is the outermost.
 ///
 /// RequestKit's own steps (duplicate requests, the cache, retries, authentication, cookies, decorators) implement
-/// this protocol too, and the chain calls theirs and yours the same way. See <doc:Middleware>.
+/// this protocol too, and the chain calls theirs and yours the same way. See <doc:WritingMiddleware>.
 ///
 /// ```swift
 /// struct RequestTagging: Middleware {
