@@ -13,7 +13,6 @@ struct BackgroundWorkTests {
         #expect(work.run { ran.value = true })
         await work.waitUntilIdle()
         #expect(ran.value)
-        #expect(work.runningCount == 0)
     }
 
     @Test func shutdownCancelsWhatIsRunningAndWaitsForIt() async {
@@ -29,11 +28,8 @@ struct BackgroundWorkTests {
             }
         }
         await started.wait()
-        #expect(work.runningCount == 1)
         await work.shutdown()
         #expect(cancelled.value)
-        #expect(work.runningCount == 0)
-        #expect(work.isShutDown)
     }
 
     @Test func afterShutdownNothingNewStarts() async {
@@ -79,10 +75,8 @@ struct BackgroundWorkTests {
         let response = try await client.get("vehicles")
         #expect(response.status.code == 200)
         await followedUp.wait()
-        #expect(client.backgroundWork.runningCount == 1)
         await client.shutdown()
         #expect(cancelled.value)
-        #expect(client.backgroundWork.runningCount == 0)
         #expect(mock.requests.count == 2)
     }
 }

@@ -54,16 +54,6 @@ public final class BackgroundWork: Sendable {
         }
     }
 
-    /// How many operations are running.
-    public var runningCount: Int {
-        state.withLock { $0.running.count }
-    }
-
-    /// Whether ``shutdown()`` has begun: new operations are refused.
-    public var isShutDown: Bool {
-        state.withLock { $0.isShutDown }
-    }
-
     /// Waits until no operation is running, including any that the running ones start.
     public func waitUntilIdle() async {
         while true {
