@@ -43,7 +43,9 @@ final class StartCounter: RequestObserver {
 }
 
 /// The step that applies a ``DuplicatePolicy``: RequestKit's own, or ``CoalescingMiddleware``, the same written from
-/// the public API alone. Every test runs against both.
+/// the public API alone. Every test runs against both. (A request that sets its own policy other than `allow` goes
+/// through the built-in step as well, whatever the client's policy, so in `aRequestsOwnPolicyWinsOverTheClients` the
+/// built-in step answers first in both cases.)
 enum DuplicateStep: String, CaseIterable, CustomTestStringConvertible {
     case builtIn
     case publicAPI
