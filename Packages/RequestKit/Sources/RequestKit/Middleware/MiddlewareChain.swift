@@ -3,18 +3,30 @@ import HTTPTypes
 
 /// Runs a request through the configured middleware, outermost first, and finally through the transport.
 ///
-/// One list of steps, each called through the public ``Middleware`` contract with a ``MiddlewareNext`` naming this
-/// chain and the position after it. The last step before the transport holds the host lock: whatever a middleware or
-/// decorator did to the request, it goes out only to the origin of the environment it was prepared in. The step after
-/// the transport removes the response's content codings.
+/// One immutable list of steps, fixed when the client is made, each called through the public ``Middleware``
+/// contract with a ``MiddlewareNext`` naming this chain, the position after it and the request's host lock: reading
+/// a step takes no lock and copies no list. The last step before the transport holds the host lock: whatever a
+/// middleware or decorator did to the request, it goes out only to the origin of the environment it was prepared in.
+/// The step after the transport removes the response's content codings.
 ///
-/// It is a class so that a step's `next`, which holds the chain, counts one reference.
+/// It is a class so that a step's `next`, which holds the chain, counts one reference. A chain made for a step
+/// called on its own (``MiddlewareNext/init(backgroundWork:_:)``) has no steps and ends in a closure instead.
+@usableFromInline
 final class MiddlewareChain: Sendable {
-    private let middleware: [any Middleware]
-    private let transport: any Transport
-    private let decompression: ResponseDecompression
-    /// Told of every replay of a request the server did not process.
-    private let observers: [any RequestObserver]
+    /// A closure that answers requests on the caller's executor.
+    typealias Send = nonisolated(nonsending) @Sendable (ClientRequest) async throws -> ClientResponse
+
+    /// Where a request goes after the last step.
+    private enum End: Sendable {
+        /// The transport, with the replays of a request the server did not process and the removal of content
+        /// codings; `observers` are told of every replay.
+        case transport(any Transport, ResponseDecompression, observers: [any RequestObserver])
+        /// A closure that answers every request as it is.
+        case closure(Send)
+    }
+
+    private let steps: [any Middleware]
+    private let end: End
     /// Where steps start work that outlives a request; the client shuts it down.
     let backgroundWork: BackgroundWork
 
@@ -25,11 +37,26 @@ final class MiddlewareChain: Sendable {
         observers: [any RequestObserver] = [],
         backgroundWork: BackgroundWork = BackgroundWork()
     ) {
-        self.middleware = middleware
-        self.observers = observers
-        self.transport = transport
-        self.decompression = decompression
+        self.steps = middleware
+        self.end = .transport(transport, decompression, observers: observers)
         self.backgroundWork = backgroundWork
+    }
+
+    /// A chain of no steps that hands each request to `send`.
+    init(
+        send: @escaping Send,
+        backgroundWork: BackgroundWork
+    ) {
+        self.steps = []
+        self.end = .closure(send)
+        self.backgroundWork = backgroundWork
+    }
+
+    /// `chain`'s steps followed by `innermost`, with its end and its background work.
+    private init(_ chain: MiddlewareChain, appending innermost: [any Middleware]) {
+        self.steps = chain.steps + innermost
+        self.end = chain.end
+        self.backgroundWork = chain.backgroundWork
     }
 
     /// Sends `request` through the client's middleware from step `first` on (the client skips the leading steps
@@ -45,19 +72,21 @@ final class MiddlewareChain: Sendable {
         // reference count changed on every request, from every core: with requests on two cores at once, those
         // counts cost more than the rest of the client's work. A request no step would touch goes straight to the
         // transport: nothing can have moved it off the URL it was prepared with, which every caller checked.
-        if innermost.isEmpty, first >= middleware.count {
-            let response = try await deliver(request)
-            return decompression.decode(response, operation: request.operation)
+        if innermost.isEmpty, first >= steps.count {
+            return try await finish(request)
         }
         let lock = HostLock(environment: environment, resolved: request.url.absoluteString)
-        if innermost.isEmpty {
-            return try await send(request, from: first, in: middleware, within: lock)
-        }
-        return try await send(request, from: first, in: middleware + innermost, within: lock)
+        // Per-request decorators make a chain of their own for the request, so that every `next` names one list.
+        let chain = innermost.isEmpty ? self : MiddlewareChain(self, appending: innermost)
+        return try await chain.steps[first].intercept(
+            request,
+            next: MiddlewareNext(chain: chain, index: first + 1, lock: lock)
+        )
     }
 
     /// The origin a request must stay on, and the URL it started with: a URL no middleware changed needs no check
     /// (comparing the text is a pointer comparison while it is the same string).
+    @usableFromInline
     struct HostLock: Sendable {
         let environment: ServiceEnvironment
         let resolved: String
@@ -67,32 +96,47 @@ final class MiddlewareChain: Sendable {
         }
     }
 
-    /// Sends `request` through `steps` from `index` on, then the transport.
+    /// Sends `request` through the steps from `index` on, then to the end, refusing to send it to any origin
+    /// `lock` does not admit. It is the body of every ``MiddlewareNext``: calling the next step directly, with no
+    /// frame between, and no lock or copy to read the step.
+    @usableFromInline
     nonisolated(nonsending) func send(
         _ request: ClientRequest,
         from index: Int,
-        in steps: [any Middleware],
-        within lock: HostLock
-    ) async throws
-        -> ClientResponse
-    {
-        guard index < steps.count else {
-            guard lock.admits(request.url) else {
-                var error = RequestKitError.invalidPath(
-                    request.url.absoluteString,
-                    reason: "a middleware sent the request away from \(lock.environment.name); nothing was sent"
-                )
-                error.operation = request.operation
-                error.url = request.url
-                throw error
-            }
-            let response = try await deliver(request)
-            return decompression.decode(response, operation: request.operation)
+        within lock: HostLock?
+    ) async throws -> ClientResponse {
+        if index < steps.count {
+            return try await steps[index].intercept(
+                request,
+                next: MiddlewareNext(chain: self, index: index + 1, lock: lock)
+            )
         }
-        return try await steps[index].intercept(
-            request,
-            next: MiddlewareNext(chain: self, index: index + 1, steps: steps, lock: lock)
-        )
+        if let lock, !lock.admits(request.url) {
+            var error = RequestKitError.invalidPath(
+                request.url.absoluteString,
+                reason: "a middleware sent the request away from \(lock.environment.name); nothing was sent"
+            )
+            error.operation = request.operation
+            error.url = request.url
+            throw error
+        }
+        return try await finish(request)
+    }
+
+    /// Hands `request`, past every step, to the chain's end.
+    private nonisolated(nonsending) func finish(_ request: ClientRequest) async throws -> ClientResponse {
+        switch end {
+        case .transport(let transport, let decompression, let observers):
+            let response: ClientResponse
+            do {
+                response = try await transport.send(request)
+            } catch let error as RequestKitError where Self.mayReplay(request, after: error) {
+                response = try await replay(request, to: transport, after: error, observers: observers)
+            }
+            return decompression.decode(response, operation: request.operation)
+        case .closure(let send):
+            return try await send(request)
+        }
     }
 }
 
@@ -100,38 +144,39 @@ extension MiddlewareChain {
     /// The most times one attempt of a request the server did not process is sent again.
     static let maximumReplays = 4
 
-    /// Sends `request` to the transport. A request the server did not process goes out again at once, up to
-    /// ``maximumReplays`` times, whether or not a retry policy is configured (the server never acted on it, so
-    /// nothing is repeated): a stream the server refused, for any method; a connection that closed before any byte of
-    /// the response, for a method that is idempotent (RFC 9110 section 9.2.2) or a request with an
-    /// `Idempotency-Key`. The transport's pool hands the next sending another connection, since the failed one is
-    /// closing. Each replay is told to the observers.
-    nonisolated(nonsending) func deliver(_ request: ClientRequest) async throws -> ClientResponse {
-        do {
-            return try await transport.send(request)
-        } catch let error as RequestKitError where Self.mayReplay(request, after: error) {
-            var failure = error
-            for replay in 1...Self.maximumReplays {
-                if !observers.isEmpty {
-                    let event = RequestReplayed(
-                        id: request.observationID,
-                        operation: request.operation,
-                        method: request.method,
-                        url: Redaction.redact(request.url),
-                        attempt: request.attempt,
-                        replay: replay,
-                        error: failure
-                    )
-                    for observer in observers { observer.requestReplayed(event) }
-                }
-                do {
-                    return try await transport.send(request)
-                } catch let error as RequestKitError where Self.mayReplay(request, after: error) {
-                    failure = error
-                }
+    /// Sends `request`, which failed with `error`, to `transport` again: a request the server did not process goes
+    /// out again at once, up to ``maximumReplays`` times, whether or not a retry policy is configured (the server
+    /// never acted on it, so nothing is repeated): a stream the server refused, for any method; a connection that
+    /// closed before any byte of the response, for a method that is idempotent (RFC 9110 section 9.2.2) or a request
+    /// with an `Idempotency-Key`. The transport's pool hands the next sending another connection, since the failed
+    /// one is closing. Each replay is told to `observers`.
+    private nonisolated(nonsending) func replay(
+        _ request: ClientRequest,
+        to transport: any Transport,
+        after error: RequestKitError,
+        observers: [any RequestObserver]
+    ) async throws -> ClientResponse {
+        var failure = error
+        for replay in 1...Self.maximumReplays {
+            if !observers.isEmpty {
+                let event = RequestReplayed(
+                    id: request.observationID,
+                    operation: request.operation,
+                    method: request.method,
+                    url: Redaction.redact(request.url),
+                    attempt: request.attempt,
+                    replay: replay,
+                    error: failure
+                )
+                for observer in observers { observer.requestReplayed(event) }
             }
-            throw failure
+            do {
+                return try await transport.send(request)
+            } catch let error as RequestKitError where Self.mayReplay(request, after: error) {
+                failure = error
+            }
         }
+        throw failure
     }
 
     /// Whether `error` shows the server did not act on `request`, and the request may go out again as it is.

@@ -8,20 +8,18 @@
 /// The chain makes the `next` of its steps. To call a step on its own (in a test, or from a step of your own that
 /// wraps it), make one from a closure with ``init(backgroundWork:_:)``.
 public struct MiddlewareNext: Sendable {
-    private typealias Send = nonisolated(nonsending) @Sendable (ClientRequest) async throws -> ClientResponse
+    /// The chain whose steps from ``index`` on, then its end, answer the request.
+    @usableFromInline let chain: MiddlewareChain
+    /// The position of the step after the one this is handed to.
+    @usableFromInline let index: Int
+    /// The origin the request must stay on; `nil` for a chain that ends in a closure.
+    @usableFromInline let lock: MiddlewareChain.HostLock?
 
-    private enum Target: Sendable {
-        /// The chain's steps from `index` on, then the transport, within `lock`.
-        case chain(MiddlewareChain, index: Int, steps: [any Middleware], lock: MiddlewareChain.HostLock)
-        /// A closure, with the work facility handed to the steps it serves.
-        case closure(Send, BackgroundWork)
-    }
-
-    private let target: Target
-
-    /// The rest of `chain` from step `index` of `steps` on.
-    init(chain: MiddlewareChain, index: Int, steps: [any Middleware], lock: MiddlewareChain.HostLock) {
-        target = .chain(chain, index: index, steps: steps, lock: lock)
+    /// The rest of `chain` from step `index` on, within `lock`.
+    init(chain: MiddlewareChain, index: Int, lock: MiddlewareChain.HostLock?) {
+        self.chain = chain
+        self.index = index
+        self.lock = lock
     }
 
     /// A `next` that hands each request to `send`: for calling a step on its own.
@@ -34,29 +32,20 @@ public struct MiddlewareNext: Sendable {
         backgroundWork: BackgroundWork = BackgroundWork(),
         _ send: nonisolated(nonsending) @escaping @Sendable (ClientRequest) async throws -> ClientResponse
     ) {
-        target = .closure(send, backgroundWork)
+        self.init(chain: MiddlewareChain(send: send, backgroundWork: backgroundWork), index: 0, lock: nil)
     }
 
     /// Sends `request` through the rest of the chain and returns the response head, with its body unread.
     ///
     /// It runs on the caller's executor. Errors are those of the steps below and of the transport, mostly
     /// ``RequestKitError`` values.
+    @inlinable
     public nonisolated(nonsending) func callAsFunction(_ request: ClientRequest) async throws -> ClientResponse {
-        switch target {
-        case .chain(let chain, let index, let steps, let lock):
-            try await chain.send(request, from: index, in: steps, within: lock)
-        case .closure(let send, _):
-            try await send(request)
-        }
+        try await chain.send(request, from: index, within: lock)
     }
 
     /// Where a step starts work that outlives the request it is handling, such as the cache's revalidation behind
     /// a `stale-while-revalidate` answer. It belongs to the client: ``RequestClient/shutdown()`` cancels what is
     /// still running and refuses new work.
-    public var backgroundWork: BackgroundWork {
-        switch target {
-        case .chain(let chain, _, _, _): chain.backgroundWork
-        case .closure(_, let work): work
-        }
-    }
+    public var backgroundWork: BackgroundWork { chain.backgroundWork }
 }
