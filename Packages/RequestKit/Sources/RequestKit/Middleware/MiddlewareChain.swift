@@ -5,9 +5,9 @@ import HTTPTypes
 ///
 /// One immutable list of steps, fixed when the client is made, each called through the public ``Middleware``
 /// contract with a ``MiddlewareNext`` naming this chain, the position after it and the request's host lock: reading
-/// a step takes no lock and copies no list. The last step before the transport holds the host lock: whatever a
-/// middleware or decorator did to the request, it goes out only to the origin of the environment it was prepared in.
-/// The step after the transport removes the response's content codings.
+/// a step needs no synchronisation and copies no list. The last step before the transport holds the host lock:
+/// whatever a middleware or decorator did to the request, it goes out only to the origin of the environment it was
+/// prepared in. The step after the transport removes the response's content codings.
 ///
 /// It is a class so that a step's `next`, which holds the chain, counts one reference. A chain made for a step
 /// called on its own (``MiddlewareNext/init(backgroundWork:_:)``) has no steps and ends in a closure instead.
@@ -16,17 +16,15 @@ final class MiddlewareChain: Sendable {
     /// A closure that answers requests on the caller's executor.
     typealias Send = nonisolated(nonsending) @Sendable (ClientRequest) async throws -> ClientResponse
 
-    /// Where a request goes after the last step.
-    private enum End: Sendable {
-        /// The transport, with the replays of a request the server did not process and the removal of content
-        /// codings; `observers` are told of every replay.
-        case transport(any Transport, ResponseDecompression, observers: [any RequestObserver])
-        /// A closure that answers every request as it is.
-        case closure(Send)
-    }
-
     private let steps: [any Middleware]
-    private let end: End
+    /// Where a request goes after the last step. Kept as plain fields, not an enum, so that reaching it copies
+    /// nothing: the transport, with the replays of a request the server did not process and the removal of content
+    /// codings (`observers` are told of every replay), or for a chain that ends in a closure, that closure as the
+    /// transport, which answers every request as it is.
+    private let transport: any Transport
+    private let decompression: ResponseDecompression
+    private let observers: [any RequestObserver]
+    private let endsInClosure: Bool
     /// Where steps start work that outlives a request; the client shuts it down.
     let backgroundWork: BackgroundWork
 
@@ -38,7 +36,10 @@ final class MiddlewareChain: Sendable {
         backgroundWork: BackgroundWork = BackgroundWork()
     ) {
         self.steps = middleware
-        self.end = .transport(transport, decompression, observers: observers)
+        self.transport = transport
+        self.decompression = decompression
+        self.observers = observers
+        self.endsInClosure = false
         self.backgroundWork = backgroundWork
     }
 
@@ -48,14 +49,20 @@ final class MiddlewareChain: Sendable {
         backgroundWork: BackgroundWork
     ) {
         self.steps = []
-        self.end = .closure(send)
+        self.transport = ClosureTransport(send: send)
+        self.decompression = ResponseDecompression.disabled
+        self.observers = []
+        self.endsInClosure = true
         self.backgroundWork = backgroundWork
     }
 
     /// `chain`'s steps followed by `innermost`, with its end and its background work.
     private init(_ chain: MiddlewareChain, appending innermost: [any Middleware]) {
         self.steps = chain.steps + innermost
-        self.end = chain.end
+        self.transport = chain.transport
+        self.decompression = chain.decompression
+        self.observers = chain.observers
+        self.endsInClosure = chain.endsInClosure
         self.backgroundWork = chain.backgroundWork
     }
 
@@ -94,11 +101,22 @@ final class MiddlewareChain: Sendable {
         func admits(_ url: URL) -> Bool {
             url.absoluteString == resolved || environment.contains(url)
         }
+
+        /// The error for `request`, which a middleware sent away from the environment's origin.
+        func refusal(of request: ClientRequest) -> RequestKitError {
+            var error = RequestKitError.invalidPath(
+                request.url.absoluteString,
+                reason: "a middleware sent the request away from \(environment.name); nothing was sent"
+            )
+            error.operation = request.operation
+            error.url = request.url
+            return error
+        }
     }
 
     /// Sends `request` through the steps from `index` on, then to the end, refusing to send it to any origin
     /// `lock` does not admit. It is the body of every ``MiddlewareNext``: calling the next step directly, with no
-    /// frame between, and no lock or copy to read the step.
+    /// frame between.
     @usableFromInline
     nonisolated(nonsending) func send(
         _ request: ClientRequest,
@@ -111,32 +129,32 @@ final class MiddlewareChain: Sendable {
                 next: MiddlewareNext(chain: self, index: index + 1, lock: lock)
             )
         }
-        if let lock, !lock.admits(request.url) {
-            var error = RequestKitError.invalidPath(
-                request.url.absoluteString,
-                reason: "a middleware sent the request away from \(lock.environment.name); nothing was sent"
-            )
-            error.operation = request.operation
-            error.url = request.url
-            throw error
+        // Read in place: binding the lock would copy it, and count its references once more.
+        if lock?.admits(request.url) == false, let lock {
+            throw lock.refusal(of: request)
         }
         return try await finish(request)
     }
 
     /// Hands `request`, past every step, to the chain's end.
     private nonisolated(nonsending) func finish(_ request: ClientRequest) async throws -> ClientResponse {
-        switch end {
-        case .transport(let transport, let decompression, let observers):
-            let response: ClientResponse
-            do {
-                response = try await transport.send(request)
-            } catch let error as RequestKitError where Self.mayReplay(request, after: error) {
-                response = try await replay(request, to: transport, after: error, observers: observers)
-            }
-            return decompression.decode(response, operation: request.operation)
-        case .closure(let send):
-            return try await send(request)
+        if endsInClosure { return try await transport.send(request) }
+        let response: ClientResponse
+        do {
+            response = try await transport.send(request)
+        } catch let error as RequestKitError where Self.mayReplay(request, after: error) {
+            response = try await replay(request, after: error)
         }
+        return decompression.decode(response, operation: request.operation)
+    }
+}
+
+/// A closure as the end of a chain made for a step called on its own.
+private struct ClosureTransport: Transport {
+    let send: MiddlewareChain.Send
+
+    nonisolated(nonsending) func send(_ request: ClientRequest) async throws -> ClientResponse {
+        try await send(request)
     }
 }
 
@@ -144,17 +162,15 @@ extension MiddlewareChain {
     /// The most times one attempt of a request the server did not process is sent again.
     static let maximumReplays = 4
 
-    /// Sends `request`, which failed with `error`, to `transport` again: a request the server did not process goes
+    /// Sends `request`, which failed with `error`, to the transport again: a request the server did not process goes
     /// out again at once, up to ``maximumReplays`` times, whether or not a retry policy is configured (the server
     /// never acted on it, so nothing is repeated): a stream the server refused, for any method; a connection that
     /// closed before any byte of the response, for a method that is idempotent (RFC 9110 section 9.2.2) or a request
     /// with an `Idempotency-Key`. The transport's pool hands the next sending another connection, since the failed
-    /// one is closing. Each replay is told to `observers`.
+    /// one is closing. Each replay is told to the observers.
     private nonisolated(nonsending) func replay(
         _ request: ClientRequest,
-        to transport: any Transport,
-        after error: RequestKitError,
-        observers: [any RequestObserver]
+        after error: RequestKitError
     ) async throws -> ClientResponse {
         var failure = error
         for replay in 1...Self.maximumReplays {
