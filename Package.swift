@@ -97,6 +97,17 @@ let package = Package(
             swiftSettings: sharedSwiftSettings
         ),
         .testTarget(
+            name: "PublicMiddlewareTests",
+            dependencies: [
+                .product(name: "RequestKit", package: "RequestKit"),
+                .product(name: "RequestKitAsyncHTTPClient", package: "RequestKit"),
+                .product(name: "RequestKitTesting", package: "RequestKit"),
+                .product(name: "ModelKitTesting", package: "ModelKit"),
+            ],
+            path: "Packages/RequestKit/Tests/PublicMiddlewareTests",
+            swiftSettings: sharedSwiftSettings
+        ),
+        .testTarget(
             name: "StoreKitLiteTests",
             dependencies: [
                 .product(name: "StoreKitLite", package: "StoreKitLite"),

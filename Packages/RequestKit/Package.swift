@@ -98,6 +98,17 @@ let package = Package(
             ],
             swiftSettings: sharedSwiftSettings
         ),
+        // RequestKit's duplicate-request step written again from the public API alone (no `@testable`), passing
+        // the built-in step's tests: proof that RequestKit's own steps need nothing a user's step cannot have.
+        .testTarget(
+            name: "PublicMiddlewareTests",
+            dependencies: [
+                "RequestKit", "RequestKitAsyncHTTPClient", "RequestKitTesting",
+                .product(name: "ModelKitTesting", package: "ModelKit"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -214,6 +214,64 @@ func cachingClient(store: any CacheStore) throws -> RequestClient {
     )
 }
 
+/// A step of a user's that passes every request on unchanged, written as the Middleware article recommends.
+struct PassThroughStep: Middleware {
+    nonisolated(nonsending) func intercept(
+        _ request: ClientRequest,
+        next: MiddlewareNext
+    ) async throws -> ClientResponse {
+        try await next(request)
+    }
+}
+
+/// A canned client (see `cannedClient()`) with a user's pass-through step in its middleware.
+func passThroughClient() throws -> RequestClient {
+    var configuration = RequestClient.Configuration()
+    configuration.middleware = [PassThroughStep()]
+    return RequestClient(
+        environment: try ServiceEnvironment(
+            name: "canned",
+            baseURL: URL(string: "http://127.0.0.1/") ?? URL(filePath: "/")
+        ),
+        transport: CannedTransport(body: smallBody, contentType: "application/octet-stream"),
+        configuration: configuration
+    )
+}
+
+/// Registers a user's pass-through step against the canned GET, interleaved as `interleavedHits` does: the goal is
+/// at most 102%.
+func interleavedPassThrough() {
+    let metric = BenchmarkMetric.custom("with a pass-through step, % of a canned GET", polarity: .prefersSmaller)
+    Benchmark(
+        "GET 1 KiB canned with a user pass-through step vs canned GET, 1,000 on one client, interleaved",
+        configuration: .init(metrics: [metric], maxDuration: .seconds(20), maxIterations: 400)
+    ) { benchmark in
+        let canned = try cannedClient()
+        let other = try passThroughClient()
+        let clock = ContinuousClock()
+        let batch: @Sendable (RequestClient) async throws -> Duration = { client in
+            try await clock.measure {
+                for _ in 0..<1000 { blackHole(try await client.get("bytes")) }
+            }
+        }
+        _ = try await batch(canned)
+        _ = try await batch(other)
+        for iteration in benchmark.scaledIterations {
+            let cannedFirst = iteration.isMultiple(of: 2)
+            var cannedTime = Duration.zero
+            var otherTime = Duration.zero
+            for turn in 0..<4 {
+                if (turn == 0 || turn == 3) == cannedFirst {
+                    cannedTime += try await batch(canned)
+                } else {
+                    otherTime += try await batch(other)
+                }
+            }
+            benchmark.measurement(metric, Int((otherTime * 100 / cannedTime).rounded()))
+        }
+    }
+}
+
 /// Registers the fresh hit against the canned GET, interleaved: one client of each kind answers 1,000 GETs per
 /// batch, in the order A B B A (alternating which kind is A), and each iteration records the hits' time as a
 /// percentage of the GETs'. Both kinds run within the same few milliseconds, so a change of the machine's speed
@@ -474,6 +532,7 @@ let benchmarks: @Sendable () -> Void = {
     }
     interleavedHits(control: false)
     interleavedHits(control: true)
+    interleavedPassThrough()
     Benchmark(
         "GET 1 KiB fresh cache hit from a file (StoreKitLiteCacheStore), 1,000 on one client",
         configuration: thousand

@@ -34,6 +34,16 @@ struct CannedTransport: Transport {
     }
 }
 
+/// A step of a user's that passes every request on unchanged.
+struct PassThroughStep: Middleware {
+    nonisolated(nonsending) func intercept(
+        _ request: ClientRequest,
+        next: MiddlewareNext
+    ) async throws -> ClientResponse {
+        try await next(request)
+    }
+}
+
 // `RequestKitProfile N` loops N GETs; `… N cache` answers them from a fresh cache entry; `… N chain` sends them
 // through the duplicate policy, the cache (a miss: the answer carries no freshness), retry and authentication;
 // `… N parallel` loops them on two tasks at once (on two cores, the time per GET halves unless the tasks contend for
@@ -55,6 +65,10 @@ if mode == "chain" || mode == "retry" {
 }
 if mode == "chain" || mode == "auth" {
     configuration.authenticator = BearerTokenAuthenticator(token: "profile-token") { _ in "profile-token-2" }
+}
+// `… N step` sends them through one pass-through `Middleware` of a user's, written as the middleware article shows.
+if mode == "step" {
+    configuration.middleware = [PassThroughStep()]
 }
 let client = RequestClient(
     environment: try ServiceEnvironment(name: "canned", baseURL: "http://127.0.0.1/"),

@@ -66,7 +66,7 @@ struct CachePolicyRecorder: Middleware {
 
     func intercept(
         _ request: ClientRequest,
-        next: @Sendable (ClientRequest) async throws -> ClientResponse
+        next: MiddlewareNext
     ) async throws -> ClientResponse {
         seen.update { $0.append(request.cachePolicy) }
         return try await next(request)

@@ -409,6 +409,44 @@ struct HTTPCacheTests {
         #expect(revalidations.value == 2)
     }
 
+    @Test func shuttingTheClientDownCancelsARevalidationRunningInTheBackground() async throws {
+        let revalidating = Signal()
+        let cancelled = LockedValue(false)
+        let holds = LockedValue(true)
+        let fields = [("ETag", "\"v1\""), ("Cache-Control", "max-age=60, stale-while-revalidate=30")]
+        mock.on(.get, "fleet") { request in
+            if request.header("if-none-match") == "\"v1\"" {
+                if holds.value {
+                    holds.value = false
+                    revalidating.fire()
+                    do {
+                        try await Task.sleep(for: .seconds(3600))
+                    } catch {
+                        cancelled.value = true
+                        throw error
+                    }
+                }
+                return TestResponse(status: 304, headers: fields)
+            }
+            return TestResponse(
+                headers: [("Content-Type", "text/plain")] + fields,
+                body: .data(Data("the fleet".utf8))
+            )
+        }
+        let client = client()
+        _ = try await get(client, "fleet")
+        clock.advance(70)
+        let stale = try await get(client, "fleet")
+        #expect(stale.status == "RequestKit; hit; ttl=-10; detail=stale-while-revalidate")
+        await revalidating.wait()
+        await client.shutdown()
+        #expect(cancelled.value)
+        // Once shut down, nothing starts in the background: a stale answer within the window is revalidated before
+        // it is returned, as past the window.
+        let after = try await get(client, "fleet")
+        #expect(after.status == "RequestKit; fwd=stale; fwd-status=304; stored")
+    }
+
     // MARK: - Vary
 
     @Test func varyingAnswersAreKeptPerRequestHeaderValue() async throws {

@@ -78,6 +78,36 @@ struct HostLockTests {
         }
     }
 
+    @Test func anEndpointDecoratorBehindAStepThatPointsElsewhereIsRefusedAndNothingIsSent() async throws {
+        try await TestServer.withTestServer(handler: TestServer.echo) { foreign in
+            let elsewhere = foreign.baseURL.appending(path: "steal")
+            let seen = Seen()
+            var configuration = RequestClient.Configuration()
+            configuration.middleware = [Self.bearer(seen)]
+            let stealing = Endpoint(.get, "me", as: EchoedRequest.self).decorated { request in
+                request.url = elsewhere
+            }
+            let staying = Endpoint(.get, "me", as: EchoedRequest.self).decorated { request in
+                request.headerFields[HTTPField.Name("X-Decorated")!] = "yes"
+            }
+            try await withClient(configuration: configuration, handler: TestServer.echo) { client, home in
+                await #expect {
+                    _ = try await client.send(stealing)
+                } throws: { error in
+                    (error as? RequestKitError)?.code == .invalidPath
+                }
+                #expect(foreign.receivedRequests.isEmpty)
+                #expect(home.receivedRequests.isEmpty)
+
+                // The configured step runs first, then the endpoint's decorator, then the transport.
+                let echo = try await client.send(staying)
+                #expect(echo.authorization == "Bearer secret")
+                #expect(seen.value == 2)
+                #expect(home.receivedRequests.count == 1)
+            }
+        }
+    }
+
     @Test(arguments: [
         "//evil.example/x", "///evil.example/x", "evil.example:8080/x", "http:evil.example/x", "https:x",
         "/evil.example:80/x", "\\\\evil.example\\x", "vehicles\\..\\..\\x", "mailto:someone@example.com",

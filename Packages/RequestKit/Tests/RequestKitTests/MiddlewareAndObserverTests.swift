@@ -12,7 +12,7 @@ struct TaggingMiddleware: Middleware {
 
     func intercept(
         _ request: ClientRequest,
-        next: @Sendable (ClientRequest) async throws -> ClientResponse
+        next: MiddlewareNext
     ) async throws -> ClientResponse {
         var request = request
         let trail = request.headerFields[HTTPField.Name("X-Trail")!] ?? ""

@@ -569,7 +569,7 @@ struct StartingServer: Middleware {
 
     func intercept(
         _ request: ClientRequest,
-        next: @Sendable (ClientRequest) async throws -> ClientResponse
+        next: MiddlewareNext
     ) async throws -> ClientResponse {
         if request.attempt == 2 {
             let server = try await TestServer.start(port: port, handler: { _ in .text("up") })

@@ -1,3 +1,5 @@
+import HTTPTypes
+
 extension RequestClient {
     /// The client's middleware in the documented order, outermost first.
     ///
@@ -21,6 +23,14 @@ extension RequestClient {
         }
         steps += configuration.middleware
         return steps
+    }
+
+    /// The first of the client's steps a request goes through: the duplicate-request step, which is always the
+    /// first (``assembleMiddleware(_:)``), only for a `GET` or `HEAD` whose policy is not ``DuplicatePolicy/allow``.
+    /// Every other request starts after it, so a plain request does not go through a step with nothing to do.
+    static func firstStep(for request: ClientRequest, policy: DuplicatePolicy) -> Int {
+        let duplicates = request.duplicatePolicy ?? policy
+        return duplicates.isAllow || (request.method != .get && request.method != .head) ? 1 : 0
     }
 
     /// The authentication step for a concrete authenticator type.

@@ -153,7 +153,24 @@ public struct RequestClient: Sendable {
         }
         DefaultHeaderFields.fill(&request.headerFields, accept: nil)
         Self.markSensitive(&request.headerFields, configuration.sensitiveHeaderNames)
-        return try await chain.send(request, within: environment)
+        return try await chain.send(
+            request,
+            from: Self.firstStep(for: request, policy: configuration.duplicatePolicy),
+            within: environment
+        )
+    }
+
+    /// Where the client's middleware starts work that outlives a request, such as the cache's revalidation behind
+    /// a `stale-while-revalidate` answer (``MiddlewareNext/backgroundWork``). Copies of a client share it.
+    public var backgroundWork: BackgroundWork { chain.backgroundWork }
+
+    /// Cancels the work the client's middleware started in the background and waits for it to end.
+    ///
+    /// Call it when the client is no longer needed, before shutting down its transport. Requests can still be sent
+    /// afterwards, but no new background work starts: a stale answer within `stale-while-revalidate` is then
+    /// revalidated before it is returned. Copies of the client share what this shuts down.
+    public func shutdown() async {
+        await chain.backgroundWork.shutdown()
     }
 
     /// Marks the fields named in `names` as sensitive (indexing strategy `.disallow`).
@@ -276,9 +293,15 @@ public struct RequestClient: Sendable {
         let status = Mutex<Int?>(nil)
         let chain = self.chain
         let sending = request
+        let first = Self.firstStep(for: request, policy: configuration.duplicatePolicy)
         do {
             let outcome = try await withLimits(overall: timeouts.overall, sentTo: environment) {
-                let response = try await chain.send(sending, innermost: decorators, within: environment)
+                let response = try await chain.send(
+                    sending,
+                    from: first,
+                    innermost: decorators,
+                    within: environment
+                )
                 status.withLock { $0 = response.status.code }
                 return try await handle(response)
             }
@@ -328,7 +351,12 @@ public struct RequestClient: Sendable {
     ) async throws(RequestKitError) -> Value {
         let response: ClientResponse
         do {
-            response = try await chain.send(request, innermost: decorators, within: environment)
+            response = try await chain.send(
+                request,
+                from: Self.firstStep(for: request, policy: configuration.duplicatePolicy),
+                innermost: decorators,
+                within: environment
+            )
         } catch {
             throw RequestKitError.wrapping(error, operation: request.operation, url: request.url)
         }
@@ -364,6 +392,7 @@ public struct RequestClient: Sendable {
         do {
             response = try await chain.send(
                 prepared.request,
+                from: Self.firstStep(for: prepared.request, policy: configuration.duplicatePolicy),
                 innermost: prepared.decorators,
                 within: prepared.environment
             )

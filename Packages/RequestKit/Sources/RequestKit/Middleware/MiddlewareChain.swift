@@ -3,50 +3,75 @@ import HTTPTypes
 
 /// Runs a request through the configured middleware, outermost first, and finally through the transport.
 ///
-/// The last step before the transport holds the host lock: whatever a middleware or decorator did to the request,
-/// it goes out only to the origin of the environment it was prepared in. The step after the transport removes the
-/// response's content codings.
+/// One immutable list of steps, fixed when the client is made, each called through the public ``Middleware``
+/// contract with a ``MiddlewareNext`` naming this chain, the position after it and the request's host lock: reading
+/// a step needs no synchronisation and copies no list. The last step before the transport holds the host lock:
+/// whatever a middleware or decorator did to the request, it goes out only to the origin of the environment it was
+/// prepared in. The step after the transport removes the response's content codings.
 ///
-/// It is a class so that a step's `next`, which holds the chain, counts one reference instead of one per list.
+/// It is a class so that a step's `next`, which holds the chain, counts one reference. A chain made for a step
+/// called on its own (``MiddlewareNext/init(backgroundWork:_:)``) has no steps and ends in a closure instead.
+@usableFromInline
 final class MiddlewareChain: Sendable {
-    private let middleware: [any Middleware]
-    /// For each of `middleware`, the step itself when it keeps `next` beyond its call (the cache's background
-    /// revalidation), found once here rather than by a cast per request.
-    private let background: [Held<any BackgroundMiddleware>?]
-    /// For each of `middleware`, the step itself when it is one of RequestKit's own that takes a ``ChainNext``.
-    private let inline: [Held<any InlineMiddleware>?]
+    /// A closure that answers requests on the caller's executor.
+    typealias Send = nonisolated(nonsending) @Sendable (ClientRequest) async throws -> ClientResponse
+
+    private let steps: [any Middleware]
+    /// Where a request goes after the last step. Kept as plain fields, not an enum, so that reaching it copies
+    /// nothing: the transport, with the replays of a request the server did not process and the removal of content
+    /// codings (`observers` are told of every replay), or for a chain that ends in a closure, that closure as the
+    /// transport, which answers every request as it is.
     private let transport: any Transport
     private let decompression: ResponseDecompression
-    /// Told of every replay of a request the server did not process.
     private let observers: [any RequestObserver]
-
-    /// How many leading steps pass on every request that sets no duplicate policy of its own: the steps up to the
-    /// first that is not a ``DuplicateRequestMiddleware`` allowing duplicates (the client's default). The chain
-    /// skips them without reading the steps, so a plain request touches none of them.
-    private let leadingPassOn: Int
+    private let endsInClosure: Bool
+    /// Where steps start work that outlives a request; the client shuts it down.
+    let backgroundWork: BackgroundWork
 
     init(
         middleware: [any Middleware],
         transport: any Transport,
         decompression: ResponseDecompression,
-        observers: [any RequestObserver] = []
+        observers: [any RequestObserver] = [],
+        backgroundWork: BackgroundWork = BackgroundWork()
     ) {
-        self.middleware = middleware
-        self.observers = observers
-        self.background = middleware.map { ($0 as? any BackgroundMiddleware).map(Held.init) }
-        self.inline = middleware.map { ($0 as? any InlineMiddleware).map(Held.init) }
+        self.steps = middleware
         self.transport = transport
         self.decompression = decompression
-        self.leadingPassOn =
-            middleware.prefix { step in
-                (step as? DuplicateRequestMiddleware)?.policy.isAllow ?? false
-            }.count
+        self.observers = observers
+        self.endsInClosure = false
+        self.backgroundWork = backgroundWork
     }
 
-    /// Sends `request` through the client's middleware, then `innermost` (per-request decorators), then the
-    /// transport, refusing to send to any origin but `environment`'s.
+    /// A chain of no steps that hands each request to `send`.
+    init(
+        send: @escaping Send,
+        backgroundWork: BackgroundWork
+    ) {
+        self.steps = []
+        self.transport = ClosureTransport(send: send)
+        self.decompression = ResponseDecompression.disabled
+        self.observers = []
+        self.endsInClosure = true
+        self.backgroundWork = backgroundWork
+    }
+
+    /// `chain`'s steps followed by `innermost`, with its end and its background work.
+    private init(_ chain: MiddlewareChain, appending innermost: [any Middleware]) {
+        self.steps = chain.steps + innermost
+        self.transport = chain.transport
+        self.decompression = chain.decompression
+        self.observers = chain.observers
+        self.endsInClosure = chain.endsInClosure
+        self.backgroundWork = chain.backgroundWork
+    }
+
+    /// Sends `request` through the client's middleware from step `first` on (the client skips the leading steps
+    /// that have nothing to do for the request), then `innermost` (per-request decorators), then the transport,
+    /// refusing to send to any origin but `environment`'s.
     nonisolated(nonsending) func send(
         _ request: ClientRequest,
+        from first: Int = 0,
         innermost: [any Middleware] = [],
         within environment: ServiceEnvironment
     ) async throws -> ClientResponse {
@@ -54,20 +79,21 @@ final class MiddlewareChain: Sendable {
         // reference count changed on every request, from every core: with requests on two cores at once, those
         // counts cost more than the rest of the client's work. A request no step would touch goes straight to the
         // transport: nothing can have moved it off the URL it was prepared with, which every caller checked.
-        let first = request.duplicatePolicy == nil ? leadingPassOn : 0
-        if innermost.isEmpty, first == middleware.count {
-            let response = try await deliver(request)
-            return decompression.decode(response, operation: request.operation)
+        if innermost.isEmpty, first >= steps.count {
+            return try await finish(request)
         }
         let lock = HostLock(environment: environment, resolved: request.url.absoluteString)
-        if innermost.isEmpty {
-            return try await send(request, from: first, in: middleware, within: lock)
-        }
-        return try await send(request, from: first, in: middleware + innermost, within: lock)
+        // Per-request decorators make a chain of their own for the request, so that every `next` names one list.
+        let chain = innermost.isEmpty ? self : MiddlewareChain(self, appending: innermost)
+        return try await chain.steps[first].intercept(
+            request,
+            next: MiddlewareNext(chain: chain, index: first + 1, lock: lock)
+        )
     }
 
     /// The origin a request must stay on, and the URL it started with: a URL no middleware changed needs no check
     /// (comparing the text is a pointer comparison while it is the same string).
+    @usableFromInline
     struct HostLock: Sendable {
         let environment: ServiceEnvironment
         let resolved: String
@@ -75,56 +101,60 @@ final class MiddlewareChain: Sendable {
         func admits(_ url: URL) -> Bool {
             url.absoluteString == resolved || environment.contains(url)
         }
+
+        /// The error for `request`, which a middleware sent away from the environment's origin.
+        func refusal(of request: ClientRequest) -> RequestKitError {
+            var error = RequestKitError.invalidPath(
+                request.url.absoluteString,
+                reason: "a middleware sent the request away from \(environment.name); nothing was sent"
+            )
+            error.operation = request.operation
+            error.url = request.url
+            return error
+        }
     }
 
-    /// Sends `request` through `steps` from `index` on, then the transport.
+    /// Sends `request` through the steps from `index` on, then to the end, refusing to send it to any origin
+    /// `lock` does not admit. It is the body of every ``MiddlewareNext``: calling the next step directly, with no
+    /// frame between.
+    @usableFromInline
     nonisolated(nonsending) func send(
         _ request: ClientRequest,
         from index: Int,
-        in steps: [any Middleware],
-        within lock: HostLock
-    ) async throws
-        -> ClientResponse
-    {
-        // Steps with nothing to do for this request are skipped here rather than called to pass it on; each step is
-        // read out of the list once.
-        var index = index
-        while index < background.count, let held = background[index] {
-            if held.step.passesOn(request) {
-                index += 1
-                continue
-            }
-            let following = index + 1
-            return try await held.step.intercept(
+        within lock: HostLock?
+    ) async throws -> ClientResponse {
+        if index < steps.count {
+            return try await steps[index].intercept(
                 request,
-                next: .chain(self, from: following, steps: steps, lock: lock),
-                keeping: { { next in try await self.send(next, from: following, in: steps, within: lock) } }
+                next: MiddlewareNext(chain: self, index: index + 1, lock: lock)
             )
         }
-        guard index < steps.count else {
-            guard lock.admits(request.url) else {
-                var error = RequestKitError.invalidPath(
-                    request.url.absoluteString,
-                    reason: "a middleware sent the request away from \(lock.environment.name); nothing was sent"
-                )
-                error.operation = request.operation
-                error.url = request.url
-                throw error
-            }
-            let response = try await deliver(request)
-            return decompression.decode(response, operation: request.operation)
+        // Read in place: binding the lock would copy it, and count its references once more.
+        if lock?.admits(request.url) == false, let lock {
+            throw lock.refusal(of: request)
         }
-        let following = index + 1
-        // RequestKit's own steps get a `next` that runs on this executor; a step of the caller's gets a plain one.
-        if index < inline.count, let held = inline[index] {
-            return try await held.step.intercept(
-                request,
-                inline: .chain(self, from: following, steps: steps, lock: lock)
-            )
+        return try await finish(request)
+    }
+
+    /// Hands `request`, past every step, to the chain's end.
+    private nonisolated(nonsending) func finish(_ request: ClientRequest) async throws -> ClientResponse {
+        if endsInClosure { return try await transport.send(request) }
+        let response: ClientResponse
+        do {
+            response = try await transport.send(request)
+        } catch let error as RequestKitError where Self.mayReplay(request, after: error) {
+            response = try await replay(request, after: error)
         }
-        return try await steps[index].intercept(request) { next in
-            try await self.send(next, from: following, in: steps, within: lock)
-        }
+        return decompression.decode(response, operation: request.operation)
+    }
+}
+
+/// A closure as the end of a chain made for a step called on its own.
+private struct ClosureTransport: Transport {
+    let send: MiddlewareChain.Send
+
+    nonisolated(nonsending) func send(_ request: ClientRequest) async throws -> ClientResponse {
+        try await send(request)
     }
 }
 
@@ -132,38 +162,37 @@ extension MiddlewareChain {
     /// The most times one attempt of a request the server did not process is sent again.
     static let maximumReplays = 4
 
-    /// Sends `request` to the transport. A request the server did not process goes out again at once, up to
-    /// ``maximumReplays`` times, whether or not a retry policy is configured (the server never acted on it, so
-    /// nothing is repeated): a stream the server refused, for any method; a connection that closed before any byte of
-    /// the response, for a method that is idempotent (RFC 9110 section 9.2.2) or a request with an
-    /// `Idempotency-Key`. The transport's pool hands the next sending another connection, since the failed one is
-    /// closing. Each replay is told to the observers.
-    nonisolated(nonsending) func deliver(_ request: ClientRequest) async throws -> ClientResponse {
-        do {
-            return try await transport.send(request)
-        } catch let error as RequestKitError where Self.mayReplay(request, after: error) {
-            var failure = error
-            for replay in 1...Self.maximumReplays {
-                if !observers.isEmpty {
-                    let event = RequestReplayed(
-                        id: request.observationID,
-                        operation: request.operation,
-                        method: request.method,
-                        url: Redaction.redact(request.url),
-                        attempt: request.attempt,
-                        replay: replay,
-                        error: failure
-                    )
-                    for observer in observers { observer.requestReplayed(event) }
-                }
-                do {
-                    return try await transport.send(request)
-                } catch let error as RequestKitError where Self.mayReplay(request, after: error) {
-                    failure = error
-                }
+    /// Sends `request`, which failed with `error`, to the transport again: a request the server did not process goes
+    /// out again at once, up to ``maximumReplays`` times, whether or not a retry policy is configured (the server
+    /// never acted on it, so nothing is repeated): a stream the server refused, for any method; a connection that
+    /// closed before any byte of the response, for a method that is idempotent (RFC 9110 section 9.2.2) or a request
+    /// with an `Idempotency-Key`. The transport's pool hands the next sending another connection, since the failed
+    /// one is closing. Each replay is told to the observers.
+    private nonisolated(nonsending) func replay(
+        _ request: ClientRequest,
+        after error: RequestKitError
+    ) async throws -> ClientResponse {
+        var failure = error
+        for replay in 1...Self.maximumReplays {
+            if !observers.isEmpty {
+                let event = RequestReplayed(
+                    id: request.observationID,
+                    operation: request.operation,
+                    method: request.method,
+                    url: Redaction.redact(request.url),
+                    attempt: request.attempt,
+                    replay: replay,
+                    error: failure
+                )
+                for observer in observers { observer.requestReplayed(event) }
             }
-            throw failure
+            do {
+                return try await transport.send(request)
+            } catch let error as RequestKitError where Self.mayReplay(request, after: error) {
+                failure = error
+            }
         }
+        throw failure
     }
 
     /// Whether `error` shows the server did not act on `request`, and the request may go out again as it is.
@@ -176,15 +205,5 @@ extension MiddlewareChain {
         default:
             return RetryMiddleware.idempotencyKey.map { request.headerFields[$0] != nil } ?? false
         }
-    }
-}
-
-/// A step held by reference: taking it out of the chain's lists for a request then counts one reference, where a
-/// step held as an existential value would be copied through its type's value witnesses.
-final class Held<Step: Sendable>: Sendable {
-    let step: Step
-
-    init(_ step: Step) {
-        self.step = step
     }
 }

@@ -22,7 +22,7 @@ public struct RequestDecorator: Middleware {
 
     nonisolated(nonsending) public func intercept(
         _ request: ClientRequest,
-        next: @Sendable (ClientRequest) async throws -> ClientResponse
+        next: MiddlewareNext
     ) async throws -> ClientResponse {
         var decorated = request
         do {

@@ -4,7 +4,7 @@ import Synchronization
 
 /// Applies an ``Authenticator``'s credential, refreshes it once when the server rejects it, and replays the
 /// request; the decisions are a ``RefreshStateMachine``'s, shared by all requests of the client.
-struct AuthenticationMiddleware<A: Authenticator>: InlineMiddleware {
+struct AuthenticationMiddleware<A: Authenticator>: Middleware {
     typealias Waiter = CheckedContinuation<A.Credential, any Error>
 
     /// The refresh state of one client, shared by its requests.
@@ -52,7 +52,7 @@ struct AuthenticationMiddleware<A: Authenticator>: InlineMiddleware {
 
     nonisolated(nonsending) func intercept(
         _ request: ClientRequest,
-        inline next: ChainNext
+        next: MiddlewareNext
     ) async throws -> ClientResponse {
         // The common case, a credential usable at once: one lock of a type that does not depend on `A`, no async
         // call of its own, and no value of a type that does (in code that is not specialized, each such type is
@@ -70,7 +70,7 @@ struct AuthenticationMiddleware<A: Authenticator>: InlineMiddleware {
     /// A request sent when no credential is usable at once: the first one is on its way, or a refresh is.
     private nonisolated(nonsending) func awaitingCredential(
         _ request: ClientRequest,
-        next: ChainNext
+        next: MiddlewareNext
     ) async throws -> ClientResponse {
         let credential = try await self.credential(replacing: nil, for: request)
         var first = request
@@ -86,7 +86,7 @@ struct AuthenticationMiddleware<A: Authenticator>: InlineMiddleware {
         _ request: ClientRequest,
         rejected response: ClientResponse,
         sentWith sent: any Sendable,
-        next: ChainNext
+        next: MiddlewareNext
     ) async throws -> ClientResponse {
         await RetryMiddleware.discard(response.body)
         if let body = request.body, !body.isReplayable {

@@ -11,13 +11,12 @@ struct CacheLookup {
 
     private var store: any CacheStore { cache.store }
 
-    /// Runs the request through the cache. `background` makes, when the chain can give one, a `next` that sends a
-    /// request down the chain after this call has returned: the revalidation behind a `stale-while-revalidate`
-    /// answer. It is called only then, since making it costs an allocation.
+    /// Runs the request through the cache. The revalidation behind a `stale-while-revalidate` answer keeps `next`
+    /// and runs in the client's ``MiddlewareNext/backgroundWork``; once that is shut down, the answer is revalidated
+    /// before it is returned.
     nonisolated(nonsending) func run(
         _ request: ClientRequest,
-        next: ChainNext,
-        background: () -> (@Sendable (ClientRequest) async throws -> ClientResponse)? = { nil }
+        next: MiddlewareNext
     ) async throws -> ClientResponse {
         guard CacheRules.isSafe(request.method) else {
             let response = try await next(request)
@@ -65,7 +64,9 @@ struct CacheLookup {
         case .hit:
             return hit(entry, for: request, freshness: freshness, revalidating: false)
         case .hitWhileRevalidating:
-            guard request.method == .get, let background = background() else {
+            guard request.method == .get,
+                refreshInBackground(entry, for: request, requestControl: requestControl, next: next)
+            else {
                 return try await revalidate(
                     entry,
                     for: request,
@@ -74,7 +75,6 @@ struct CacheLookup {
                     next: next
                 )
             }
-            refreshInBackground(entry, for: request, requestControl: requestControl, next: background)
             return hit(entry, for: request, freshness: freshness, revalidating: true)
         case .notCached:
             throw notCached(request)
@@ -122,7 +122,7 @@ struct CacheLookup {
         key: CacheKey,
         requestControl: CacheControl,
         report: String,
-        next: ChainNext
+        next: MiddlewareNext
     ) async throws -> ClientResponse {
         let requestTime = cache.now()
         let response = try await next(outgoing)
@@ -179,7 +179,7 @@ struct CacheLookup {
         for request: ClientRequest,
         requestControl: CacheControl,
         report: String,
-        next: ChainNext
+        next: MiddlewareNext
     ) async throws -> ClientResponse {
         let conditional = CacheRules.conditional(request, for: entry)
         let requestTime = cache.now()
@@ -237,17 +237,19 @@ struct CacheLookup {
         )
     }
 
-    /// Revalidates `entry` in a task of its own, one at a time per stored answer, reading the answer to its end so
-    /// that it is stored.
+    /// Revalidates `entry` in the client's background work, one at a time per stored answer, reading the answer to
+    /// its end so that it is stored. Returns `false` when the background work refused it (the client shut down):
+    /// the caller then revalidates before answering.
     private func refreshInBackground(
         _ entry: CachedResponse,
         for request: ClientRequest,
         requestControl: CacheControl,
-        next: @escaping @Sendable (ClientRequest) async throws -> ClientResponse
-    ) {
-        guard cache.beginRefresh(entry.key) else { return }
+        next: MiddlewareNext
+    ) -> Bool {
+        // A refresh of this answer is already running: its result serves this request's successors too.
+        guard cache.beginRefresh(entry.key) else { return true }
         let lookup = self
-        Task {
+        let started = next.backgroundWork.run {
             defer { lookup.cache.endRefresh(entry.key) }
             guard
                 let response = try? await lookup.revalidate(
@@ -255,11 +257,13 @@ struct CacheLookup {
                     for: request,
                     requestControl: requestControl,
                     report: "fwd=stale",
-                    next: .closure(next)
+                    next: next
                 )
             else { return }
             await Self.discard(response.body)
         }
+        if !started { cache.endRefresh(entry.key) }
+        return started
     }
 
     /// Errors after which a stale answer may stand in: the server could not be reached or did not answer in time.

@@ -103,74 +103,15 @@ public final class HTTPCache: Sendable {
     var middleware: any Middleware { CacheMiddleware(cache: self) }
 }
 
-/// ``HTTPCache`` in the middleware chain. The chain hands it a `next` it may keep, for revalidations that run after
-/// the request was answered.
-struct CacheMiddleware: BackgroundMiddleware {
+/// ``HTTPCache`` in the middleware chain. A `stale-while-revalidate` hit keeps `next` to revalidate through the
+/// client's ``MiddlewareNext/backgroundWork`` after the request was answered.
+struct CacheMiddleware: Middleware {
     let cache: HTTPCache
 
     nonisolated(nonsending) func intercept(
         _ request: ClientRequest,
-        next: @Sendable (ClientRequest) async throws -> ClientResponse
+        next: MiddlewareNext
     ) async throws -> ClientResponse {
-        // The lookup never keeps `next` beyond its call; only the escaping form below revalidates in the background.
-        try await withoutActuallyEscaping(next) { next in
-            try await CacheLookup(cache: cache).run(request, next: .closure(next))
-        }
-    }
-
-    func keepsNext(for request: ClientRequest) -> Bool { true }
-
-    nonisolated(nonsending) func intercept(
-        _ request: ClientRequest,
-        keeping next: @escaping @Sendable (ClientRequest) async throws -> ClientResponse
-    ) async throws -> ClientResponse {
-        try await CacheLookup(cache: cache).run(request, next: .closure(next), background: { next })
-    }
-
-    nonisolated(nonsending) func intercept(
-        _ request: ClientRequest,
-        next: ChainNext,
-        keeping: () -> @Sendable (ClientRequest) async throws -> ClientResponse
-    ) async throws -> ClientResponse {
-        // Only a `stale-while-revalidate` hit keeps `next`, so the escaping form is made only for it.
-        try await CacheLookup(cache: cache).run(request, next: next, background: { keeping() })
-    }
-}
-
-/// A middleware that may use `next` after it has returned: the cache's revalidation in the background, a request
-/// shared by callers who may leave before it ends. The chain calls ``intercept(_:next:keeping:)``, which by default
-/// takes the escaping form when ``keepsNext(for:)`` says so, and the plain `Middleware` form otherwise (an escaping
-/// `next` costs an allocation per request).
-protocol BackgroundMiddleware: Middleware {
-    /// Whether this request needs the escaping form.
-    func keepsNext(for request: ClientRequest) -> Bool
-
-    /// Whether the step would only pass this request on, unchanged: the chain then skips it. `false` by default.
-    func passesOn(_ request: ClientRequest) -> Bool
-
-    nonisolated(nonsending) func intercept(
-        _ request: ClientRequest,
-        keeping next: @escaping @Sendable (ClientRequest) async throws -> ClientResponse
-    ) async throws -> ClientResponse
-
-    /// Intercepts with the plain `next` at hand and `keeping` to make the escaping one: a step that learns only
-    /// while it runs whether it keeps `next` calls `keeping` then.
-    nonisolated(nonsending) func intercept(
-        _ request: ClientRequest,
-        next: ChainNext,
-        keeping: () -> @Sendable (ClientRequest) async throws -> ClientResponse
-    ) async throws -> ClientResponse
-}
-
-extension BackgroundMiddleware {
-    func passesOn(_ request: ClientRequest) -> Bool { false }
-
-    nonisolated(nonsending) func intercept(
-        _ request: ClientRequest,
-        next: ChainNext,
-        keeping: () -> @Sendable (ClientRequest) async throws -> ClientResponse
-    ) async throws -> ClientResponse {
-        if keepsNext(for: request) { return try await intercept(request, keeping: keeping()) }
-        return try await intercept(request) { request in try await next(request) }
+        try await CacheLookup(cache: cache).run(request, next: next)
     }
 }

@@ -23,7 +23,7 @@ public struct CookieMiddleware: Middleware {
 
     nonisolated(nonsending) public func intercept(
         _ request: ClientRequest,
-        next: @Sendable (ClientRequest) async throws -> ClientResponse
+        next: MiddlewareNext
     ) async throws -> ClientResponse {
         var request = request
         let own = request.headerFields[.cookie]

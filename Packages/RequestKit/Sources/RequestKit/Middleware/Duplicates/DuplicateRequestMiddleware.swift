@@ -4,7 +4,7 @@ import Synchronization
 
 /// Applies the ``DuplicatePolicy`` of `GET` and `HEAD` requests: rejects a request identical to one in flight, or
 /// lets identical requests share one request to the server. The decisions are an ``InFlightRegistry``'s.
-struct DuplicateRequestMiddleware: BackgroundMiddleware {
+struct DuplicateRequestMiddleware: Middleware {
     /// What every waiter of a shared request gets: the response with its body collected.
     struct SharedResponse: Sendable {
         var status: HTTPResponse.Status
@@ -34,31 +34,12 @@ struct DuplicateRequestMiddleware: BackgroundMiddleware {
     let maximumBodySize: Int
     let state = SharedState()
 
+    /// Coalesced requests keep `next` for the shared request, which outlives the caller that started it while
+    /// others wait for it. The client sends only `GET` and `HEAD` requests whose policy is not
+    /// ``DuplicatePolicy/allow`` through this step; the others pass on unchanged when they arrive all the same.
     nonisolated(nonsending) func intercept(
         _ request: ClientRequest,
-        next: @Sendable (ClientRequest) async throws -> ClientResponse
-    ) async throws -> ClientResponse {
-        // Without an escaping `next` a request cannot be shared: duplicates are still rejected, coalesced ones sent
-        // alone.
-        let policy = request.duplicatePolicy ?? self.policy
-        guard policy.isReject, request.method == .get || request.method == .head else { return try await next(request) }
-        return try await sendExclusive(request, RequestIdentity(request), next: next)
-    }
-
-    /// Requests that allow duplicates (the default), and methods other than `GET` and `HEAD`, are not looked at.
-    func passesOn(_ request: ClientRequest) -> Bool {
-        (request.duplicatePolicy ?? policy).isAllow || (request.method != .get && request.method != .head)
-    }
-
-    /// A shared request outlives the caller that started it, so it needs a `next` it may keep; requests that allow
-    /// duplicates (the default) are passed on without one.
-    func keepsNext(for request: ClientRequest) -> Bool {
-        !(request.duplicatePolicy ?? policy).isAllow
-    }
-
-    nonisolated(nonsending) func intercept(
-        _ request: ClientRequest,
-        keeping next: @escaping @Sendable (ClientRequest) async throws -> ClientResponse
+        next: MiddlewareNext
     ) async throws -> ClientResponse {
         let policy = request.duplicatePolicy ?? self.policy
         guard !policy.isAllow, request.method == .get || request.method == .head else { return try await next(request) }
@@ -78,10 +59,10 @@ struct DuplicateRequestMiddleware: BackgroundMiddleware {
     }
 
     /// Sends a request registered as in flight, or rejects it when an identical one is.
-    private func sendExclusive(
+    private nonisolated(nonsending) func sendExclusive(
         _ request: ClientRequest,
         _ key: RequestIdentity,
-        next: @Sendable (ClientRequest) async throws -> ClientResponse
+        next: MiddlewareNext
     ) async throws -> ClientResponse {
         let arrival = state.registry.withLock { $0.arrive(key, coalescing: false, waiter: 0, nil) }
         guard case .exclusive(let entry) = arrival else {
@@ -101,7 +82,7 @@ struct DuplicateRequestMiddleware: BackgroundMiddleware {
     private func join(
         _ request: ClientRequest,
         _ key: RequestIdentity,
-        next: @escaping @Sendable (ClientRequest) async throws -> ClientResponse
+        next: MiddlewareNext
     ) async throws -> SharedResponse {
         let state = self.state
         let limit = maximumBodySize
@@ -166,7 +147,7 @@ struct DuplicateRequestMiddleware: BackgroundMiddleware {
     /// Sends the shared request and collects its body for every waiter.
     private static func run(
         _ request: ClientRequest,
-        next: @Sendable (ClientRequest) async throws -> ClientResponse,
+        next: MiddlewareNext,
         limit: Int
     ) async -> Result<SharedResponse, any Error> {
         do {

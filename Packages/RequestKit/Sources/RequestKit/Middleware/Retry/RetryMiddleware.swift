@@ -6,7 +6,7 @@ import HTTPTypes
 ///
 /// Everything below it (authentication, the configuration's middleware, decorators, the transport) runs once per
 /// attempt, and each attempt has its own per-attempt timeout.
-struct RetryMiddleware: InlineMiddleware {
+struct RetryMiddleware: Middleware {
     let policy: RetryPolicy
     let observers: [any RequestObserver]
     /// The policy's idempotent methods, compared one by one: a set hashes the method's name for every request.
@@ -40,7 +40,7 @@ struct RetryMiddleware: InlineMiddleware {
 
     nonisolated(nonsending) func intercept(
         _ request: ClientRequest,
-        inline next: ChainNext
+        next: MiddlewareNext
     ) async throws -> ClientResponse {
         guard !request.retryMode.isDisabled, policy.maximumAttempts > 1 else { return try await next(request) }
         var replayable = idempotentMethods.contains(request.method)
@@ -79,7 +79,7 @@ struct RetryMiddleware: InlineMiddleware {
         _ original: ClientRequest,
         replayable: Bool,
         first: Result<ClientResponse, RequestKitError>?,
-        next: ChainNext
+        next: MiddlewareNext
     ) async throws -> ClientResponse {
         var request = original
         var first = first

@@ -5,64 +5,72 @@ import Testing
 
 @testable import RequestKit
 
-/// RequestKit's own steps called through their `Middleware` form, with a plain `next`, as a caller that holds only
-/// the protocol would call them. The client's chain calls them another way (with the chain and a position), so these
-/// are the only tests of that form.
-struct InlineStepTests {
+/// RequestKit's own steps called on their own, with a `next` made from a closure (`MiddlewareNext.init`), as a
+/// test of a user's step would call it.
+struct StepsAloneTests {
     private func request(_ method: HTTPRequest.Method = .get) throws -> ClientRequest {
         ClientRequest(method: method, url: try #require(URL(string: "http://127.0.0.1:9/vehicles")))
     }
 
-    @Test func retryThroughItsMiddlewareFormRetriesAndNumbersTheAttempts() async throws {
+    @Test func retryOnItsOwnRetriesAndNumbersTheAttempts() async throws {
         let step = RetryMiddleware(
             policy: RetryPolicy(maximumAttempts: 3, initialBackoff: .milliseconds(1), jitter: .none),
             observers: []
         )
         let attempts = LockedValue<[Int]>([])
         let request = try request()
-        let response = try await step.intercept(request) { sent in
-            attempts.update { $0.append(sent.attempt) }
-            let status: HTTPResponse.Status = attempts.value.count < 3 ? .serviceUnavailable : .ok
-            return ClientResponse(status: status, url: sent.url)
-        }
+        let response = try await step.intercept(
+            request,
+            next: MiddlewareNext { sent in
+                attempts.update { $0.append(sent.attempt) }
+                let status: HTTPResponse.Status = attempts.value.count < 3 ? .serviceUnavailable : .ok
+                return ClientResponse(status: status, url: sent.url)
+            }
+        )
         #expect(response.status == .ok)
         #expect(attempts.value == [1, 2, 3])
     }
 
-    @Test func retryThroughItsMiddlewareFormPassesOtherAnswersOnOnce() async throws {
+    @Test func retryOnItsOwnPassesOtherAnswersOnOnce() async throws {
         let step = RetryMiddleware(policy: RetryPolicy(), observers: [])
         let attempts = LockedValue(0)
         let request = try request()
-        let response = try await step.intercept(request) { sent in
-            attempts.update { $0 += 1 }
-            return ClientResponse(status: .notFound, url: sent.url)
-        }
+        let response = try await step.intercept(
+            request,
+            next: MiddlewareNext { sent in
+                attempts.update { $0 += 1 }
+                return ClientResponse(status: .notFound, url: sent.url)
+            }
+        )
         #expect(response.status == .notFound)
         #expect(attempts.value == 1)
     }
 
-    @Test func authenticationThroughItsMiddlewareFormSendsTheBearerToken() async throws {
+    @Test func authenticationOnItsOwnSendsTheBearerToken() async throws {
         let step = AuthenticationMiddleware(
             authenticator: BearerTokenAuthenticator(token: "first") { _ in "second" }
         )
         let sentTokens = LockedValue<[String?]>([])
         let request = try request()
-        let response = try await step.intercept(request) { sent in
-            sentTokens.update { $0.append(sent.headerFields[.authorization]) }
-            let status: HTTPResponse.Status = sentTokens.value.count == 1 ? .unauthorized : .ok
-            return ClientResponse(status: status, url: sent.url)
-        }
+        let response = try await step.intercept(
+            request,
+            next: MiddlewareNext { sent in
+                sentTokens.update { $0.append(sent.headerFields[.authorization]) }
+                let status: HTTPResponse.Status = sentTokens.value.count == 1 ? .unauthorized : .ok
+                return ClientResponse(status: status, url: sent.url)
+            }
+        )
         #expect(response.status == .ok)
         #expect(sentTokens.value == ["Bearer first", "Bearer second"])
         // The request handed in is left as it was.
         #expect(request.headerFields[.authorization] == nil)
     }
 
-    @Test func theCacheThroughItsMiddlewareFormStoresAnAnswerAndServesItAgain() async throws {
+    @Test func theCacheOnItsOwnStoresAnAnswerAndServesItAgain() async throws {
         let step = HTTPCache(store: MemoryCacheStore()).middleware
         let sent = LockedValue(0)
         let request = try request()
-        let next: @Sendable (ClientRequest) async throws -> ClientResponse = { outgoing in
+        let next = MiddlewareNext { outgoing in
             sent.update { $0 += 1 }
             return ClientResponse(
                 status: .ok,

@@ -42,25 +42,53 @@ final class StartCounter: RequestObserver {
     }
 }
 
+/// The step that applies a ``DuplicatePolicy``: RequestKit's own, or ``CoalescingMiddleware``, the same written from
+/// the public API alone. Every test runs against both. (A request that sets its own policy other than `allow` goes
+/// through the built-in step as well, whatever the client's policy, so in `aRequestsOwnPolicyWinsOverTheClients` the
+/// built-in step answers first in both cases.)
+enum DuplicateStep: String, CaseIterable, CustomTestStringConvertible {
+    case builtIn
+    case publicAPI
+
+    var testDescription: String { rawValue }
+
+    /// Sets `policy` up in `configuration` through this step.
+    func install(_ policy: DuplicatePolicy, in configuration: inout RequestClient.Configuration) {
+        switch self {
+        case .builtIn:
+            configuration.duplicatePolicy = policy
+        case .publicAPI:
+            configuration.duplicatePolicy = .allow
+            configuration.middleware.append(
+                CoalescingMiddleware(policy: policy, maximumBodySize: configuration.maximumBodySize)
+            )
+        }
+    }
+}
+
 /// A client with a duplicate policy on a mock transport.
 func duplicateClient(
     _ policy: DuplicatePolicy,
+    through step: DuplicateStep,
     maximumBodySize: Int = 64 * 1024 * 1024,
     counter: StartCounter? = nil
 ) throws -> (RequestClient, MockTransport) {
     let mock = MockTransport()
     var configuration = RequestClient.Configuration()
     configuration.observers = counter.map { [$0] } ?? []
-    configuration.duplicatePolicy = policy
     configuration.maximumBodySize = maximumBodySize
+    step.install(policy, in: &configuration)
     let environment = try ServiceEnvironment(name: "mock", baseURL: "http://127.0.0.1:9/")
     return (RequestClient(environment: environment, transport: mock, configuration: configuration), mock)
 }
 
-struct DuplicateRequestTests {
-    @Test func aHundredIdenticalGetsReachTheServerOnceOverLoopback() async throws {
+/// The duplicate-request policy's tests, run against the built-in step and against its public-API twin.
+struct DuplicateStepTests {
+    @Test(arguments: DuplicateStep.allCases) func aHundredIdenticalGetsReachTheServerOnceOverLoopback(
+        step: DuplicateStep
+    ) async throws {
         var configuration = RequestClient.Configuration()
-        configuration.duplicatePolicy = .coalesce
+        step.install(.coalesce, in: &configuration)
         let counter = StartCounter()
         configuration.observers = [counter]
         let gate = Gate()
@@ -68,28 +96,32 @@ struct DuplicateRequestTests {
             await gate.wait()
             return .json(#"{"plate": "AB 123", "modelYear": 2021}"#)
         }
-        try await withClient(configuration: configuration, handler: handler) { client, server in
-            let plates = try await withThrowingTaskGroup(of: String.self) { group in
-                for _ in 0..<100 {
-                    group.addTask { try await client.get("vehicles/7", as: Plate.self).plate }
+        try await TestServer.withTestServer(handler: handler) { server in
+            try await AsyncHTTPClientTransport.withTransport { transport in
+                let environment = try ServiceEnvironment(name: "test", baseURL: server.baseURL)
+                let client = RequestClient(environment: environment, transport: transport, configuration: configuration)
+                let plates = try await withThrowingTaskGroup(of: String.self) { group in
+                    for _ in 0..<100 {
+                        group.addTask { try await client.get("vehicles/7", as: Plate.self).plate }
+                    }
+                    group.addTask {
+                        await counter.waitFor(100)
+                        await gate.open()
+                        return "AB 123"
+                    }
+                    var plates: [String] = []
+                    for try await plate in group { plates.append(plate) }
+                    return plates
                 }
-                group.addTask {
-                    await counter.waitFor(100)
-                    await gate.open()
-                    return "AB 123"
-                }
-                var plates: [String] = []
-                for try await plate in group { plates.append(plate) }
-                return plates
+                #expect(plates.count == 101)
+                #expect(plates.allSatisfy { $0 == "AB 123" })
+                #expect(server.receivedRequests.count == 1)
             }
-            #expect(plates.count == 101)
-            #expect(plates.allSatisfy { $0 == "AB 123" })
-            #expect(server.receivedRequests.count == 1)
         }
     }
 
-    @Test func eachWaiterGetsItsOwnCopyOfTheBody() async throws {
-        let (client, mock) = try duplicateClient(.coalesce)
+    @Test(arguments: DuplicateStep.allCases) func eachWaiterGetsItsOwnCopyOfTheBody(step: DuplicateStep) async throws {
+        let (client, mock) = try duplicateClient(.coalesce, through: step)
         let gate = Gate()
         mock.on(.get, "report") { _ in
             await gate.wait()
@@ -120,8 +152,10 @@ struct DuplicateRequestTests {
         #expect(mock.requests.count == 1)
     }
 
-    @Test func aDuplicateIsRejectedWhileTheFirstIsInFlight() async throws {
-        let (client, mock) = try duplicateClient(.reject)
+    @Test(arguments: DuplicateStep.allCases) func aDuplicateIsRejectedWhileTheFirstIsInFlight(
+        step: DuplicateStep
+    ) async throws {
+        let (client, mock) = try duplicateClient(.reject, through: step)
         let gate = Gate()
         mock.on(.get, "vehicles") { _ in
             await gate.wait()
@@ -139,8 +173,9 @@ struct DuplicateRequestTests {
         #expect(mock.requests.count == 2)
     }
 
-    @Test func aRequestsOwnPolicyWinsOverTheClients() async throws {
-        let (client, mock) = try duplicateClient(.allow)
+    @Test(arguments: DuplicateStep.allCases) func aRequestsOwnPolicyWinsOverTheClients(step: DuplicateStep) async throws
+    {
+        let (client, mock) = try duplicateClient(.allow, through: step)
         let gate = Gate()
         mock.on(.get, "vehicles") { _ in
             await gate.wait()
@@ -156,8 +191,10 @@ struct DuplicateRequestTests {
         _ = try await first.value
     }
 
-    @Test func requestsThatDifferInWhatSelectsTheResponseAreNotShared() async throws {
-        let (client, mock) = try duplicateClient(.coalesce)
+    @Test(arguments: DuplicateStep.allCases) func requestsThatDifferInWhatSelectsTheResponseAreNotShared(
+        step: DuplicateStep
+    ) async throws {
+        let (client, mock) = try duplicateClient(.coalesce, through: step)
         let gate = Gate()
         mock.on(.get, "vehicles") { request in
             await gate.wait()
@@ -180,8 +217,8 @@ struct DuplicateRequestTests {
         #expect(mock.requests.count == variants.count)
     }
 
-    @Test func onlyGetAndHeadAreCompared() async throws {
-        let (client, mock) = try duplicateClient(.reject)
+    @Test(arguments: DuplicateStep.allCases) func onlyGetAndHeadAreCompared(step: DuplicateStep) async throws {
+        let (client, mock) = try duplicateClient(.reject, through: step)
         let gate = Gate()
         mock.on(.post, "vehicles") { _ in
             await gate.wait()
@@ -200,9 +237,11 @@ struct DuplicateRequestTests {
         #expect(mock.requests.count == 3)
     }
 
-    @Test func oneWaitersCancellationDoesNotFailTheOthers() async throws {
+    @Test(arguments: DuplicateStep.allCases) func oneWaitersCancellationDoesNotFailTheOthers(
+        step: DuplicateStep
+    ) async throws {
         let counter = StartCounter()
-        let (client, mock) = try duplicateClient(.coalesce, counter: counter)
+        let (client, mock) = try duplicateClient(.coalesce, through: step, counter: counter)
         let gate = Gate()
         mock.on(.get, "vehicles") { _ in
             await gate.wait()
@@ -224,9 +263,11 @@ struct DuplicateRequestTests {
         #expect(mock.requests.count == 1)
     }
 
-    @Test func theSharedRequestIsCancelledWhenEveryWaiterIsGone() async throws {
+    @Test(arguments: DuplicateStep.allCases) func theSharedRequestIsCancelledWhenEveryWaiterIsGone(
+        step: DuplicateStep
+    ) async throws {
         let counter = StartCounter()
-        let (client, mock) = try duplicateClient(.coalesce, counter: counter)
+        let (client, mock) = try duplicateClient(.coalesce, through: step, counter: counter)
         let cancelled = Signal()
         mock.on(.get, "vehicles") { _ in
             do {
@@ -248,17 +289,19 @@ struct DuplicateRequestTests {
         #expect(mock.requests.count == 1)
     }
 
-    @Test func aSharedBodyLargerThanTheLimitFailsClearly() async throws {
-        let (client, mock) = try duplicateClient(.coalesce, maximumBodySize: 16)
+    @Test(arguments: DuplicateStep.allCases) func aSharedBodyLargerThanTheLimitFailsClearly(
+        step: DuplicateStep
+    ) async throws {
+        let (client, mock) = try duplicateClient(.coalesce, through: step, maximumBodySize: 16)
         mock.on(.get, "vehicles") { _ in .text(String(repeating: "x", count: 64)) }
         let error = try await #require(throws: RequestKitError.self) { try await client.get("vehicles") }
         #expect(error.code == .bodyTooLarge)
         #expect(error.reason.contains("coalesced"))
     }
 
-    @Test func coalescedRequestsFailTogether() async throws {
+    @Test(arguments: DuplicateStep.allCases) func coalescedRequestsFailTogether(step: DuplicateStep) async throws {
         let counter = StartCounter()
-        let (client, mock) = try duplicateClient(.coalesce, counter: counter)
+        let (client, mock) = try duplicateClient(.coalesce, through: step, counter: counter)
         let gate = Gate()
         mock.on(.get, "vehicles") { _ in
             await gate.wait()
