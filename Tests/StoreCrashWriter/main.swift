@@ -3,9 +3,10 @@
 //   storekitlite-crash-writer write STORE [TASKS]   commits batches of 10 records, one `saveAndPersist` each, from
 //                                                   TASKS concurrent tasks (default 1), and prints `ack N` (flushed)
 //                                                   once batch N is committed, until killed
-//   storekitlite-crash-writer verify STORE N,M,…    reopens the store and checks it: every batch listed has all its
-//                                                   records with their exact values, and no batch is partly there;
-//                                                   prints `ok` (exit 0) or `fail REASON` (exit 1)
+//   storekitlite-crash-writer verify STORE FILE     reopens the store and checks it: every batch listed in FILE (one
+//                                                   number per line) has all its records with their exact values,
+//                                                   and no batch is partly there; prints `ok` (exit 0) or
+//                                                   `fail REASON` (exit 1)
 //
 // STORE is a SQLite file path or a postgres:// URL.
 
@@ -125,7 +126,8 @@ do {
     case (3, "write"), (4, "write"):
         try await write(arguments[2], tasks: arguments.count == 4 ? max(1, Int(arguments[3]) ?? 1) : 1)
     case (4, "verify"):
-        let acknowledged = Set(arguments[3].split(separator: ",").compactMap { Int($0) })
+        let listed = try String(contentsOfFile: arguments[3], encoding: .utf8)
+        let acknowledged = Set(listed.split(whereSeparator: \.isNewline).compactMap { Int($0) })
         if let failure = try await verify(arguments[2], acknowledged: acknowledged) {
             print("fail \(failure)")
             exit(1)
@@ -133,7 +135,7 @@ do {
         print("ok")
     default:
         FileHandle.standardError.write(
-            Data("usage: storekitlite-crash-writer write STORE [TASKS] | verify STORE N,M,…\n".utf8)
+            Data("usage: storekitlite-crash-writer write STORE [TASKS] | verify STORE FILE\n".utf8)
         )
         exit(2)
     }
