@@ -1,5 +1,6 @@
 import Configuration
 import FleetModels
+import LocatorKit
 import Foundation
 import ModelKit
 import Synchronization
@@ -44,7 +45,7 @@ enum ArgumentCheck {
             let name = String(argument.dropFirst(2).prefix { $0 != "=" })
             // An unknown name is reported as such, whether or not a value follows it.
             guard options.contains(name) else {
-                let suggestion = NearestName.closest(to: name, among: ["help"] + options).map {
+                let suggestion = NearestNames.closest(to: name, among: ["help"] + options).map {
                     "; did you mean --\($0)?"
                 }
                 throw ConfigurationError("unknown option --\(name)\(suggestion ?? "; see --help")")
