@@ -6,23 +6,6 @@ import RequestKitAsyncHTTPClient
 import RequestKitTesting
 import Testing
 
-/// Holds any number of waiters until it is opened; opened, it lets everyone through.
-actor Gate {
-    private var isOpen = false
-    private var waiting: [CheckedContinuation<Void, Never>] = []
-
-    func wait() async {
-        guard !isOpen else { return }
-        await withCheckedContinuation { waiting.append($0) }
-    }
-
-    func open() {
-        isOpen = true
-        for waiter in waiting { waiter.resume() }
-        waiting = []
-    }
-}
-
 /// Lets the tasks just started reach their first suspension (joining a shared request) without sleeping.
 func letOthersRun() async {
     for _ in 0..<2_000 { await Task.yield() }
@@ -75,7 +58,7 @@ struct DuplicateRequestTests {
                 }
                 group.addTask {
                     await counter.waitFor(100)
-                    await gate.open()
+                    gate.open()
                     return "AB 123"
                 }
                 var plates: [String] = []
@@ -109,7 +92,7 @@ struct DuplicateRequestTests {
             group.addTask {
                 while mock.requests.isEmpty { await Task.yield() }
                 await letOthersRun()
-                await gate.open()
+                gate.open()
                 return "the report"
             }
             var bodies: [String] = []
@@ -132,7 +115,7 @@ struct DuplicateRequestTests {
         let error = try await #require(throws: RequestKitError.self) { try await client.get("vehicles") }
         #expect(error.code == .redundantRequest)
         #expect(mock.requests.count == 1)
-        await gate.open()
+        gate.open()
         #expect(try await first.value.status.code == 200)
         // Once the first is done, the same request goes through again.
         _ = try await client.get("vehicles")
@@ -152,7 +135,7 @@ struct DuplicateRequestTests {
             try await client.makeRequest(.get, "vehicles").duplicatePolicy(.reject).submit()
         }
         #expect(error.code == .redundantRequest)
-        await gate.open()
+        gate.open()
         _ = try await first.value
     }
 
@@ -173,7 +156,7 @@ struct DuplicateRequestTests {
             }
             group.addTask {
                 while mock.requests.count < variants.count { await Task.yield() }
-                await gate.open()
+                gate.open()
             }
             try await group.waitForAll()
         }
@@ -193,7 +176,7 @@ struct DuplicateRequestTests {
             }
             group.addTask {
                 while mock.requests.count < 3 { await Task.yield() }
-                await gate.open()
+                gate.open()
             }
             try await group.waitForAll()
         }
@@ -219,7 +202,7 @@ struct DuplicateRequestTests {
         } else {
             Issue.record("the cancelled leader did not fail with cancelled: \(leaderResult)")
         }
-        await gate.open()
+        gate.open()
         #expect(try await follower.value.status.code == 200)
         #expect(mock.requests.count == 1)
     }
@@ -277,7 +260,7 @@ struct DuplicateRequestTests {
             }
             group.addTask {
                 await counter.waitFor(5)
-                await gate.open()
+                gate.open()
                 return .transportFailed
             }
             var codes: [RequestKitError.Code?] = []
