@@ -75,6 +75,8 @@ let package = Package(
             name: "RequestKitTesting",
             dependencies: [
                 "RequestKit",
+                // `withClient`: a test server and a client over the real transport, in one call.
+                "RequestKitAsyncHTTPClient",
                 // Child processes (`openssl` for the test certificate authority).
                 .product(name: "ModelKitTesting", package: "ModelKit"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
