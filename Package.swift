@@ -401,6 +401,23 @@ let package = Package(
             path: "Tests/ImportTogetherTests",
             swiftSettings: sharedSwiftSettings
         ),
+        // Every public error type of the packages and the apps against the one template of docs/public-api.md.
+        .testTarget(
+            name: "ErrorTemplateTests",
+            dependencies: [
+                "FleetServer",
+                "FleetClient",
+                .product(name: "ModelKit", package: "ModelKit"),
+                .product(name: "LocatorKit", package: "LocatorKit"),
+                .product(name: "RequestKit", package: "RequestKit"),
+                .product(name: "StoreKitLite", package: "StoreKitLite"),
+                .product(name: "StoreKitLiteTesting", package: "StoreKitLite"),
+                .product(name: "ServiceShapes", package: "Adapters"),
+                .product(name: "ServiceModules", package: "Adapters"),
+            ],
+            path: "Tests/ErrorTemplateTests",
+            swiftSettings: sharedSwiftSettings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
