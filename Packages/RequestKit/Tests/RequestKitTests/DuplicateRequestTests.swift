@@ -245,7 +245,7 @@ struct DuplicateRequestTests {
         let gate = Gate()
         mock.on(.get, "vehicles") { _ in
             await gate.wait()
-            throw RequestKitError(code: .transportFailed, subject: "mock", reason: "down")
+            throw RequestKitError(.transportFailed, subject: "mock", reason: "down")
         }
         let codes = try await withThrowingTaskGroup(of: RequestKitError.Code?.self) { group in
             for _ in 0..<5 {
