@@ -71,6 +71,7 @@ let package = Package(
             dependencies: [
                 .product(name: "ModelKit", package: "ModelKit"),
                 .product(name: "ModelKitTesting", package: "ModelKit"),
+                .product(name: "ProcessTesting", package: "ModelKit"),
             ],
             path: "Packages/ModelKit/Tests/ModelKitTests",
             swiftSettings: sharedSwiftSettings
@@ -91,6 +92,7 @@ let package = Package(
                 .product(name: "RequestKitAsyncHTTPClient", package: "RequestKit"),
                 .product(name: "RequestKitTesting", package: "RequestKit"),
                 .product(name: "ModelKitTesting", package: "ModelKit"),
+                .product(name: "ProcessTesting", package: "ModelKit"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],
             path: "Packages/RequestKit/Tests/RequestKitTests",
@@ -104,6 +106,7 @@ let package = Package(
                 .product(name: "StoreKitLitePostgres", package: "StoreKitLite"),
                 .product(name: "StoreKitLiteTesting", package: "StoreKitLite"),
                 .product(name: "ModelKitTesting", package: "ModelKit"),
+                .product(name: "ProcessTesting", package: "ModelKit"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 // Reads the change log's table directly.
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -283,6 +286,7 @@ let package = Package(
                 "FleetModels",
                 .product(name: "ModelKit", package: "ModelKit"),
                 .product(name: "ModelKitTesting", package: "ModelKit"),
+                .product(name: "ProcessTesting", package: "ModelKit"),
                 .product(name: "RequestKitTesting", package: "RequestKit"),
             ],
             path: "Tests/FleetTestSupport",
@@ -331,6 +335,7 @@ let package = Package(
                 "FleetTestSupport",
                 .product(name: "ModelKit", package: "ModelKit"),
                 .product(name: "ModelKitTesting", package: "ModelKit"),
+                .product(name: "ProcessTesting", package: "ModelKit"),
                 .product(name: "RequestKit", package: "RequestKit"),
                 .product(name: "RequestKitAsyncHTTPClient", package: "RequestKit"),
             ],
@@ -366,6 +371,7 @@ let package = Package(
             dependencies: [
                 .product(name: "ModelKit", package: "ModelKit"),
                 .product(name: "ModelKitTesting", package: "ModelKit"),
+                .product(name: "ProcessTesting", package: "ModelKit"),
                 .product(name: "LocatorKit", package: "LocatorKit"),
                 .product(name: "RequestKit", package: "RequestKit"),
                 .product(name: "RequestKitAsyncHTTPClient", package: "RequestKit"),
