@@ -71,6 +71,7 @@ let package = Package(
             dependencies: [
                 .product(name: "ModelKit", package: "ModelKit"),
                 .product(name: "ModelKitTesting", package: "ModelKit"),
+                .product(name: "ProcessTesting", package: "ModelKit"),
             ],
             path: "Packages/ModelKit/Tests/ModelKitTests",
             swiftSettings: sharedSwiftSettings
@@ -91,6 +92,7 @@ let package = Package(
                 .product(name: "RequestKitAsyncHTTPClient", package: "RequestKit"),
                 .product(name: "RequestKitTesting", package: "RequestKit"),
                 .product(name: "ModelKitTesting", package: "ModelKit"),
+                .product(name: "ProcessTesting", package: "ModelKit"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],
             path: "Packages/RequestKit/Tests/RequestKitTests",
@@ -115,6 +117,7 @@ let package = Package(
                 .product(name: "StoreKitLitePostgres", package: "StoreKitLite"),
                 .product(name: "StoreKitLiteTesting", package: "StoreKitLite"),
                 .product(name: "ModelKitTesting", package: "ModelKit"),
+                .product(name: "ProcessTesting", package: "ModelKit"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 // Reads the change log's table directly.
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -129,6 +132,7 @@ let package = Package(
                 .product(name: "RequestKit", package: "RequestKit"),
                 .product(name: "RequestKitAsyncHTTPClient", package: "RequestKit"),
                 .product(name: "RequestKitTesting", package: "RequestKit"),
+                .product(name: "ModelKitTesting", package: "ModelKit"),
                 .product(name: "StoreKitLite", package: "StoreKitLite"),
                 .product(name: "StoreKitLiteSQLite", package: "StoreKitLite"),
             ],
@@ -293,6 +297,7 @@ let package = Package(
                 "FleetModels",
                 .product(name: "ModelKit", package: "ModelKit"),
                 .product(name: "ModelKitTesting", package: "ModelKit"),
+                .product(name: "ProcessTesting", package: "ModelKit"),
                 .product(name: "RequestKitTesting", package: "RequestKit"),
             ],
             path: "Tests/FleetTestSupport",
@@ -341,6 +346,7 @@ let package = Package(
                 "FleetTestSupport",
                 .product(name: "ModelKit", package: "ModelKit"),
                 .product(name: "ModelKitTesting", package: "ModelKit"),
+                .product(name: "ProcessTesting", package: "ModelKit"),
                 .product(name: "RequestKit", package: "RequestKit"),
                 .product(name: "RequestKitAsyncHTTPClient", package: "RequestKit"),
             ],
@@ -376,6 +382,7 @@ let package = Package(
             dependencies: [
                 .product(name: "ModelKit", package: "ModelKit"),
                 .product(name: "ModelKitTesting", package: "ModelKit"),
+                .product(name: "ProcessTesting", package: "ModelKit"),
                 .product(name: "LocatorKit", package: "LocatorKit"),
                 .product(name: "RequestKit", package: "RequestKit"),
                 .product(name: "RequestKitAsyncHTTPClient", package: "RequestKit"),
@@ -409,6 +416,23 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             path: "Tests/ImportTogetherTests",
+            swiftSettings: sharedSwiftSettings
+        ),
+        // Every public error type of the packages and the apps against the one template of docs/public-api.md.
+        .testTarget(
+            name: "ErrorTemplateTests",
+            dependencies: [
+                "FleetServer",
+                "FleetClient",
+                .product(name: "ModelKit", package: "ModelKit"),
+                .product(name: "LocatorKit", package: "LocatorKit"),
+                .product(name: "RequestKit", package: "RequestKit"),
+                .product(name: "StoreKitLite", package: "StoreKitLite"),
+                .product(name: "StoreKitLiteTesting", package: "StoreKitLite"),
+                .product(name: "ServiceShapes", package: "Adapters"),
+                .product(name: "ServiceModules", package: "Adapters"),
+            ],
+            path: "Tests/ErrorTemplateTests",
             swiftSettings: sharedSwiftSettings
         ),
     ],

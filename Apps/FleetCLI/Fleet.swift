@@ -102,7 +102,7 @@ public enum Fleet {
         case let error as FleetClientError:
             message = error.description
             code = FleetExitCode.code(for: error)
-            kind = error.code.description
+            kind = error.code.name
             status = error.status
             if let body = error.problem, let data = try? ModelCoding.encode(body) {
                 problem = try? JSONValue(parsing: data)

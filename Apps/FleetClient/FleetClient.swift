@@ -160,7 +160,7 @@ extension FleetClient {
             while let cursor = response.value.nextCursor {
                 guard cursors.insert(cursor).inserted else {
                     throw FleetClientError(
-                        code: .invalidResponse,
+                        .invalidResponse,
                         message: "fleetd sent the cursor \"\(cursor)\" twice; the listing would never end"
                     )
                 }

@@ -9,8 +9,8 @@ public import RequestKit
 /// kept as context.
 public struct FleetClientError: Error, Sendable, CustomStringConvertible {
     /// The kind of failure.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private enum Value: String, Sendable {
+    public struct Code: Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        private enum Value: String, Sendable, CaseIterable {
             case unreachable, unauthorized, notFound, conflict, preconditionFailed, validation, server, transport
             case invalidInput, offlineStore, invalidResponse, notCached
         }
@@ -43,14 +43,21 @@ public struct FleetClientError: Error, Sendable, CustomStringConvertible {
         /// A read that may answer only from the HTTP cache (offline) found no usable answer there; nothing was sent.
         public static let notCached = Code(.notCached)
 
-        public var description: String { value.rawValue }
+        /// Every code, in declaration order.
+        public static var allCases: [Code] { Value.allCases.map(Code.init) }
+
+        /// The code's name, as written in Swift (`unreachable`): stable, fit for a metric label or a log field.
+        public var name: String { String(describing: value) }
+
+        /// The code's name, as ``name``.
+        public var description: String { name }
     }
 
     /// The kind of failure.
     public let code: Code
 
     /// The code's name, bounded and stable: fit for a metric label or a log field.
-    public var shortDescription: String { code.description }
+    public var shortDescription: String { code.name }
     /// What went wrong, in one or a few lines.
     public let message: String
     /// The HTTP status, when the server answered.
@@ -64,7 +71,7 @@ public struct FleetClientError: Error, Sendable, CustomStringConvertible {
 
     /// An error with a code and a message.
     public init(
-        code: Code,
+        _ code: Code,
         message: String,
         status: Int? = nil,
         problem: Problem? = nil,
@@ -79,12 +86,25 @@ public struct FleetClientError: Error, Sendable, CustomStringConvertible {
         self.underlying = underlying
     }
 
+    /// An error with a code and a message.
+    @available(*, deprecated, renamed: "init(_:message:status:problem:url:underlying:)")
+    public init(
+        code: Code,
+        message: String,
+        status: Int? = nil,
+        problem: Problem? = nil,
+        url: URL? = nil,
+        underlying: (any Error)? = nil
+    ) {
+        self.init(code, message: message, status: status, problem: problem, url: url, underlying: underlying)
+    }
+
     /// The field failures the server listed (`plate: must not be empty`), empty when it listed none.
     public var fieldErrors: [Problem.FieldError] { problem?.errors ?? [] }
 
     public var description: String {
-        var text = message
-        for error in fieldErrors where !message.contains("\(error.path): ") {
+        var text = String(message.prefix(1_000))
+        for error in fieldErrors.prefix(10) where !message.contains("\(error.path): ") {
             text += "\n  \(error.path): \(error.message)"
         }
         return text
@@ -92,12 +112,12 @@ public struct FleetClientError: Error, Sendable, CustomStringConvertible {
 
     /// Input that cannot be sent.
     public static func invalidInput(_ message: String) -> FleetClientError {
-        FleetClientError(code: .invalidInput, message: message)
+        FleetClientError(.invalidInput, message: message)
     }
 
     /// The offline copy failed.
     static func offlineStore(_ message: String, underlying: (any Error)?) -> FleetClientError {
-        FleetClientError(code: .offlineStore, message: message, underlying: underlying)
+        FleetClientError(.offlineStore, message: message, underlying: underlying)
     }
 }
 
@@ -115,7 +135,7 @@ extension FleetClientError {
         }
         if error.code == .notCached {
             self.init(
-                code: .notCached,
+                .notCached,
                 message: "no answer for \(error.url?.absoluteString ?? error.subject) is in the cache",
                 url: error.url,
                 underlying: error
@@ -124,7 +144,7 @@ extension FleetClientError {
         }
         if error.code == .offline || Self.isUnreachable(error) {
             self.init(
-                code: .unreachable,
+                .unreachable,
                 message: service.map { "cannot reach \($0) at \(where_): is it running?" } ?? "cannot reach \(where_)",
                 url: error.url,
                 underlying: error
@@ -133,7 +153,7 @@ extension FleetClientError {
         }
         if error.code == .decodingFailed || error.code == .unacceptableContentType {
             self.init(
-                code: .invalidResponse,
+                .invalidResponse,
                 message: "fleetd at \(where_) sent a response that does not follow the API: \(error.reason)",
                 status: error.status,
                 url: error.url,
@@ -143,7 +163,7 @@ extension FleetClientError {
         }
         if error.code == .invalidPath || error.code == .invalidRequest || error.code == .invalidEnvironment {
             self.init(
-                code: .invalidInput,
+                .invalidInput,
                 message: "\(error.subject): \(error.reason)",
                 url: error.url,
                 underlying: error
@@ -151,7 +171,7 @@ extension FleetClientError {
             return
         }
         self.init(
-            code: .transport,
+            .transport,
             message: "the request to \(where_) failed: \(error.reason)",
             status: error.status,
             url: error.url,
@@ -171,7 +191,7 @@ extension FleetClientError {
             var message = summary
             if let detail, !detail.isEmpty { message += ": \(detail)" }
             return FleetClientError(
-                code: code,
+                code,
                 message: message,
                 status: status,
                 problem: problem,
@@ -204,7 +224,7 @@ extension FleetClientError {
             let fields = problem?.errors ?? []
             if !fields.isEmpty {
                 error = FleetClientError(
-                    code: .validation,
+                    .validation,
                     message: error.message + "\n"
                         + fields.map { "  \($0.path): \($0.message)" }.joined(separator: "\n"),
                     status: status,

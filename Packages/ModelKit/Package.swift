@@ -19,13 +19,16 @@ let package = Package(
         .library(name: "ModelKit", targets: ["ModelKit"]),
         // For test targets only: a seeded random number generator, so property-style tests repeat exactly.
         .library(name: "ModelKitTesting", targets: ["ModelKitTesting"]),
+        // For test targets only: ChildProcess, for tests that start other programs (openssl, a server, the apps).
+        .library(name: "ProcessTesting", targets: ["ProcessTesting"]),
     ],
     targets: [
         .target(name: "ModelKit", swiftSettings: sharedSwiftSettings),
         .target(name: "ModelKitTesting", swiftSettings: sharedSwiftSettings),
+        .target(name: "ProcessTesting", dependencies: ["ModelKitTesting"], swiftSettings: sharedSwiftSettings),
         .testTarget(
             name: "ModelKitTests",
-            dependencies: ["ModelKit", "ModelKitTesting"],
+            dependencies: ["ModelKit", "ModelKitTesting", "ProcessTesting"],
             swiftSettings: sharedSwiftSettings
         ),
     ],

@@ -75,8 +75,10 @@ let package = Package(
             name: "RequestKitTesting",
             dependencies: [
                 "RequestKit",
+                // `withClient`: a test server and a client over the real transport, in one call.
+                "RequestKitAsyncHTTPClient",
                 // Child processes (`openssl` for the test certificate authority).
-                .product(name: "ModelKitTesting", package: "ModelKit"),
+                .product(name: "ProcessTesting", package: "ModelKit"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -90,6 +92,7 @@ let package = Package(
             dependencies: [
                 "RequestKit", "RequestKitAsyncHTTPClient", "RequestKitTesting",
                 .product(name: "ModelKitTesting", package: "ModelKit"),
+                .product(name: "ProcessTesting", package: "ModelKit"),
                 // The test server's handler is driven without I/O on a testing channel as well.
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -73,6 +73,7 @@ let package = Package(
                 "StoreKitLitePostgres",
                 "StoreKitLiteTesting",
                 .product(name: "ModelKitTesting", package: "ModelKit"),
+                .product(name: "ProcessTesting", package: "ModelKit"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 // Reads the change log's table directly.
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -1,6 +1,7 @@
 import FleetTestSupport
 import Foundation
 import ModelKitTesting
+import ProcessTesting
 import Testing
 
 #if canImport(FoundationNetworking)

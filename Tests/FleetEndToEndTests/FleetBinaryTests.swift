@@ -2,6 +2,7 @@ import FleetTestSupport
 import Foundation
 import ModelKit
 import ModelKitTesting
+import ProcessTesting
 import Testing
 
 /// What a person typing `fleet` commands sees, from the built binary with private configuration and data folders:

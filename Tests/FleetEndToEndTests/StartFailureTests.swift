@@ -1,6 +1,7 @@
 import FleetTestSupport
 import Foundation
 import ModelKitTesting
+import ProcessTesting
 import Testing
 
 /// What a person who starts fleetd wrongly sees, from the built binary: one line that says what to do, the exit code

@@ -40,7 +40,7 @@ struct ConfigurationTests {
         )
         guard case .run(let configuration) = command else {
             Issue.record("expected a configuration to run with, got \(command)")
-            throw ConfigurationError("not a run command")
+            throw ConfigurationError(.invalidValue, "not a run command")
         }
         return configuration
     }
@@ -170,7 +170,9 @@ struct ConfigurationTests {
                 environment: environment.merging(extra) { $1 },
                 errorIsTerminal: terminal
             )
-            guard case .run(let configuration) = command else { throw ConfigurationError("not a run command") }
+            guard case .run(let configuration) = command else {
+                throw ConfigurationError(.invalidValue, "not a run command")
+            }
             return configuration.logFormat
         }
         #expect(try await format([], terminal: true) == .text)

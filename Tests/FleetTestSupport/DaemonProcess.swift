@@ -1,5 +1,6 @@
 public import Foundation
 import ModelKitTesting
+import ProcessTesting
 import Synchronization
 
 /// A real `fleetd` process on a free loopback port, with its own data directory, started from the binary the

@@ -1,5 +1,6 @@
 import Foundation
 import ModelKitTesting
+import ProcessTesting
 import Testing
 
 /// The crash writer the build put next to the test bundle, or `nil` with the reason its tests are skipped.

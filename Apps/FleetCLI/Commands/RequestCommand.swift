@@ -113,7 +113,7 @@ public struct RequestCommand: FleetRunnable {
                 // Without a cache the policy would change nothing and the request would be sent.
                 guard try await services.cache() != nil else {
                     throw FleetClientError(
-                        code: .notCached,
+                        .notCached,
                         message: "fleet's HTTP cache cannot be used, so nothing can be answered offline"
                     )
                 }
@@ -131,7 +131,7 @@ public struct RequestCommand: FleetRunnable {
                 )
             } catch let error as RequestKitError where error.code == .notCached {
                 throw FleetClientError(
-                    code: .notCached,
+                    .notCached,
                     message: "\(httpMethod) \(target.url.absoluteString) has no usable answer in fleet's HTTP cache "
                         + "(answers are kept from GET requests made online)",
                     url: target.url,
@@ -141,7 +141,7 @@ public struct RequestCommand: FleetRunnable {
                 let requestError =
                     error as? RequestKitError
                     ?? RequestKitError(
-                        code: .transportFailed,
+                        .transportFailed,
                         subject: target.url.absoluteString,
                         reason: "the request failed",
                         url: target.url,

@@ -37,7 +37,7 @@ enum CacheFile {
                 + "it. Going on without a cache."
         } else {
             message =
-                "cannot be used (\(error.code.description)); going on without it. Remove the file to start a new cache."
+                "cannot be used (\(error)); going on without it. Remove the file to start a new cache."
         }
         context.output.line("warning: fleet's HTTP cache \(path) \(message)", to: .standardError)
     }

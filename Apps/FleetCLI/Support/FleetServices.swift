@@ -158,7 +158,7 @@ final class FleetServices: Sendable {
     func explained(_ error: any Error) -> any Error {
         guard let error = error as? FleetClientError, error.status == 401 else { return error }
         return FleetClientError(
-            code: error.code,
+            error.code,
             message: tokenResolution.unauthorizedMessage(
                 environmentName: environment.name,
                 url: environment.baseURL.absoluteString

@@ -1,4 +1,4 @@
-import FleetModels
+import LocatorKit
 
 /// Finds a subcommand name that no command group knows (`fleet vehicles delete`), so that it is reported with the
 /// nearest real one rather than as "unexpected arguments".
@@ -38,7 +38,7 @@ enum UnknownCommand {
             }
             let names = subcommands.compactMap(\.name)
             let synonym = synonyms[argument.lowercased()].flatMap { names.contains($0) ? $0 : nil }
-            let suggestion = (synonym ?? NearestName.closest(to: argument, among: names)).map {
+            let suggestion = (synonym ?? NearestNames.closest(to: argument, among: names)).map {
                 " Did you mean '\($0)'?"
             }
             let commandName = (["fleet"] + path).joined(separator: " ")

@@ -1,4 +1,4 @@
-import FleetModels
+import LocatorKit
 
 /// Finds a long option the command does not know, so that it is reported before anything else ArgumentParser
 /// finds wrong: a mistyped `--colour` is the cause, not the `--make` that then seems to be missing.
@@ -26,7 +26,7 @@ enum UnknownOption {
             let name = String(argument.dropFirst(2).prefix { $0 != "=" })
             if options.contains(name) || flags.contains(name) || name == "experimental-dump-help" { continue }
             let known = options.union(flags).subtracting(["help", "version"]).sorted()
-            let suggestion = NearestName.closest(to: name, among: known).map { " Did you mean '--\($0)'?" } ?? ""
+            let suggestion = NearestNames.closest(to: name, among: known).map { " Did you mean '--\($0)'?" } ?? ""
             let commandName = (["fleet"] + path).joined(separator: " ")
             return UsageProblem(
                 message: "Unknown option '--\(name)'.\(suggestion)",

@@ -141,7 +141,7 @@ public struct FleetConfiguration: Sendable, Hashable {
             defaultValue: "`127.0.0.1`",
             help: "Address to bind."
         ) { config, value throws(ConfigurationError) in
-            guard !value.isEmpty else { throw ConfigurationError("host must not be empty") }
+            guard !value.isEmpty else { throw ConfigurationError(.invalidValue, "host must not be empty") }
             config.host = value
         },
         Key(
@@ -164,7 +164,7 @@ public struct FleetConfiguration: Sendable, Hashable {
         ) {
             config,
             value throws(ConfigurationError) in
-            guard !value.isEmpty else { throw ConfigurationError("data-dir must not be empty") }
+            guard !value.isEmpty else { throw ConfigurationError(.invalidValue, "data-dir must not be empty") }
             config.dataDirectory = value
         },
         Key(
@@ -179,11 +179,12 @@ public struct FleetConfiguration: Sendable, Hashable {
         ) {
             config,
             value throws(ConfigurationError) in
-            guard !value.isEmpty else { throw ConfigurationError("database must not be empty") }
+            guard !value.isEmpty else { throw ConfigurationError(.invalidValue, "database must not be empty") }
             if let scheme = value.range(of: "://").map({ value[..<$0.lowerBound].lowercased() }),
                 scheme != "postgres", scheme != "postgresql"
             {
                 throw ConfigurationError(
+                    .invalidValue,
                     "database: \(scheme):// is not a database fleetd supports; give a SQLite file path or a "
                         + "postgres:// URL"
                 )
@@ -201,7 +202,9 @@ public struct FleetConfiguration: Sendable, Hashable {
         ) {
             config,
             value throws(ConfigurationError) in
-            guard value.count >= 8 else { throw ConfigurationError("token must be at least 8 characters") }
+            guard value.count >= 8 else {
+                throw ConfigurationError(.invalidValue, "token must be at least 8 characters")
+            }
             config.token = value
         },
         Key(
@@ -238,7 +241,7 @@ public struct FleetConfiguration: Sendable, Hashable {
             config,
             value throws(ConfigurationError) in
             guard let durability = Durability(rawValue: value) else {
-                throw ConfigurationError("durability must be full or normal, not '\(value)'")
+                throw ConfigurationError(.invalidValue, "durability must be full or normal, not '\(value)'")
             }
             config.durability = durability
         },
@@ -254,7 +257,10 @@ public struct FleetConfiguration: Sendable, Hashable {
             config,
             value throws(ConfigurationError) in
             guard let execution = StoreExecution(rawValue: value) else {
-                throw ConfigurationError("store-execution must be suspending or calling-thread, not '\(value)'")
+                throw ConfigurationError(
+                    .invalidValue,
+                    "store-execution must be suspending or calling-thread, not '\(value)'"
+                )
             }
             config.storeExecution = execution
         },
@@ -321,6 +327,7 @@ public struct FleetConfiguration: Sendable, Hashable {
             value throws(ConfigurationError) in
             guard let level = Logger.Level(rawValue: value) else {
                 throw ConfigurationError(
+                    .invalidValue,
                     "log-level must be one of trace, debug, info, notice, warning, error, critical"
                 )
             }
@@ -337,7 +344,7 @@ public struct FleetConfiguration: Sendable, Hashable {
             config,
             value throws(ConfigurationError) in
             guard let format = LogFormat(rawValue: value) else {
-                throw ConfigurationError("log-format must be json or text, not '\(value)'")
+                throw ConfigurationError(.invalidValue, "log-format must be json or text, not '\(value)'")
             }
             config.logFormat = format
         },
@@ -398,14 +405,14 @@ public struct FleetConfiguration: Sendable, Hashable {
             do {
                 try key.apply(&configuration, value)
             } catch {
-                throw ConfigurationError(error.message, from: source)
+                throw ConfigurationError(error.code, error.message, from: source)
             }
         }
         if configuration.isPostgres, let url = configuration.database {
             do {
                 _ = try PostgresBackend.Configuration(url: url)
             } catch {
-                throw ConfigurationError("database: \(error.detail)")
+                throw ConfigurationError(.invalidValue, "database: \(error.detail)")
             }
             if !given.contains("readCacheBytes") { configuration.readCacheBytes = 0 }
         }
@@ -427,14 +434,14 @@ public struct FleetConfiguration: Sendable, Hashable {
         required: Bool
     ) async throws(ConfigurationError) -> FileProvider<JSONSnapshot>? {
         guard FileManager.default.fileExists(atPath: path) else {
-            if required { throw ConfigurationError("configuration file \(path) does not exist") }
+            if required { throw ConfigurationError(.invalidFile, "configuration file \(path) does not exist") }
             return nil
         }
         try FileCheck.check(path, keys: Set(keys.map(\.file)))
         do {
             return try await FileProvider<JSONSnapshot>(filePath: FilePath(path))
         } catch {
-            throw ConfigurationError("configuration file \(path) cannot be read: \(error)")
+            throw ConfigurationError(.invalidFile, "configuration file \(path) cannot be read: \(error)")
         }
     }
 
@@ -445,6 +452,7 @@ public struct FleetConfiguration: Sendable, Hashable {
     ) throws(ConfigurationError) -> Int {
         guard let value = Int(text), range.contains(value) else {
             throw ConfigurationError(
+                .invalidValue,
                 "\(name) must be an integer from \(range.lowerBound) to \(range.upperBound), not '\(text)'"
             )
         }
@@ -542,26 +550,72 @@ public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvert
         case file(path: String, key: String)
     }
 
+    /// A kind of failure; new codes may be added.
+    public struct Code: Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        private enum Value: String, Sendable, CaseIterable {
+            case invalidArgument, invalidValue, invalidFile, unwritableTokenFile
+        }
+
+        private let value: Value
+        private init(_ value: Value) { self.value = value }
+
+        /// The command line holds an unknown option, an option without its value, or an unexpected argument.
+        public static let invalidArgument = Code(.invalidArgument)
+        /// A setting's value is out of range or not one of the values it takes.
+        public static let invalidValue = Code(.invalidValue)
+        /// The configuration file is missing, unreadable, not a JSON object, or holds an unknown key.
+        public static let invalidFile = Code(.invalidFile)
+        /// No token was given and the generated one cannot be written to the data directory.
+        public static let unwritableTokenFile = Code(.unwritableTokenFile)
+
+        /// Every code, in declaration order.
+        public static var allCases: [Code] { Value.allCases.map(Code.init) }
+
+        /// The code's name, as written in Swift (`invalidValue`): stable, fit for a metric label or a log field.
+        public var name: String { String(describing: value) }
+
+        /// The code's name, as ``name``.
+        public var description: String { name }
+    }
+
+    /// What went wrong.
+    public let code: Code
     /// What is wrong.
     public let message: String
     /// The flag, variable or file key holding the wrong value, when one value is to blame.
     public let source: Source?
 
+    /// The code's name (`invalidValue`), bounded and stable: fit for a metric label or a log field.
+    public var shortDescription: String { code.name }
+
     /// An error.
-    public init(_ message: String, source: Source? = nil) {
+    public init(_ code: Code, _ message: String, source: Source? = nil) {
+        self.code = code
         self.message = message
         self.source = source
     }
 
+    /// An error about a value.
+    @available(
+        *,
+        deprecated,
+        renamed: "init(_:_:source:)",
+        message: "pass the code: ConfigurationError(.invalidValue, message)"
+    )
+    public init(_ message: String, source: Source? = nil) {
+        self.init(.invalidValue, message, source: source)
+    }
+
     /// An error about the value at `source`, its message led by the variable (`FLEETD_PORT: …`) or the file and
     /// key (`/etc/fleetd.json, port: …`); a flag's message already names it.
-    init(_ message: String, from source: Source) {
+    init(_ code: Code, _ message: String, from source: Source) {
         switch source {
-        case .flag: self.init(message, source: source)
-        case .environment(let name): self.init("\(name): \(message)", source: source)
-        case .file(let path, let key): self.init("\(path), \(key): \(message)", source: source)
+        case .flag: self.init(code, message, source: source)
+        case .environment(let name): self.init(code, "\(name): \(message)", source: source)
+        case .file(let path, let key): self.init(code, "\(path), \(key): \(message)", source: source)
         }
     }
 
-    public var description: String { message }
+    /// The message, cut to 500 characters.
+    public var description: String { String(message.prefix(500)) }
 }

@@ -1,6 +1,7 @@
 import Configuration
 import FleetModels
 import Foundation
+import LocatorKit
 import ModelKit
 import Synchronization
 
@@ -39,22 +40,22 @@ enum ArgumentCheck {
             index += 1
             if argument == "--help" || argument == "-h" { return .help }
             guard argument.hasPrefix("--") else {
-                throw ConfigurationError("unexpected argument '\(argument)'; see --help")
+                throw ConfigurationError(.invalidArgument, "unexpected argument '\(argument)'; see --help")
             }
             let name = String(argument.dropFirst(2).prefix { $0 != "=" })
             // An unknown name is reported as such, whether or not a value follows it.
             guard options.contains(name) else {
-                let suggestion = NearestName.closest(to: name, among: ["help"] + options).map {
+                let suggestion = NearestNames.closest(to: name, among: ["help"] + options).map {
                     "; did you mean --\($0)?"
                 }
-                throw ConfigurationError("unknown option --\(name)\(suggestion ?? "; see --help")")
+                throw ConfigurationError(.invalidArgument, "unknown option --\(name)\(suggestion ?? "; see --help")")
             }
             var option = [argument]
             if !argument.contains("=") {
                 // The provider takes a word beginning with `--` as the next option: such a value is given
                 // joined (`--token=--x`).
                 guard index < arguments.count, !arguments[index].hasPrefix("--") else {
-                    throw ConfigurationError("--\(name) needs a value")
+                    throw ConfigurationError(.invalidArgument, "--\(name) needs a value")
                 }
                 option.append(arguments[index])
                 index += 1
@@ -138,19 +139,20 @@ enum FileCheck {
         do {
             json = try JSONValue(parsing: try Data(contentsOf: URL(fileURLWithPath: path)))
         } catch {
-            throw ConfigurationError("configuration file \(path) is not valid JSON: \(error)")
+            throw ConfigurationError(.invalidFile, "configuration file \(path) is not valid JSON: \(error)")
         }
         guard case .object(let object) = json else {
-            throw ConfigurationError("configuration file \(path) must hold a JSON object")
+            throw ConfigurationError(.invalidFile, "configuration file \(path) must hold a JSON object")
         }
         for (key, value) in object {
             guard keys.contains(key) else {
-                throw ConfigurationError("configuration file \(path): unknown key '\(key)'")
+                throw ConfigurationError(.invalidFile, "configuration file \(path): unknown key '\(key)'")
             }
             switch value {
             case .string, .integer: continue
             default:
                 throw ConfigurationError(
+                    .invalidFile,
                     "configuration file \(path), \(key): expected a string or a number",
                     source: .file(path: path, key: key)
                 )
@@ -216,6 +218,6 @@ struct SettingValues {
         // Flags and variables are always strings: only a file holds a value that is not, and ``FileCheck`` let
         // through integers alone.
         if let number = reader.int(forKey: configKey, isSecret: key.isSecret) { return (String(number), source) }
-        throw ConfigurationError("expected a string or a number", from: source)
+        throw ConfigurationError(.invalidValue, "expected a string or a number", from: source)
     }
 }

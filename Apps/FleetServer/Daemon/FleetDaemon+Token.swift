@@ -20,7 +20,10 @@ extension FleetDaemon {
             attributes: [.posixPermissions: 0o600]
         )
         guard created else {
-            throw ConfigurationError("cannot write the token file \(path); give a token with --token or FLEETD_TOKEN")
+            throw ConfigurationError(
+                .unwritableTokenFile,
+                "cannot write the token file \(path); give a token with --token or FLEETD_TOKEN"
+            )
         }
         logger.notice("generated a bearer token for writes", metadata: ["fleetd.token_file": "\(path)"])
         return token

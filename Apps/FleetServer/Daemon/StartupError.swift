@@ -2,8 +2,8 @@
 /// cannot be used, or another fleetd runs on its database. Its description is one line that names the address or path, says why, and what to do.
 public struct StartupError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of failure.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private enum Value: String, Sendable {
+    public struct Code: Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        private enum Value: String, Sendable, CaseIterable {
             case portUnavailable, dataDirectoryUnusable, databaseLocked
         }
 
@@ -17,14 +17,21 @@ public struct StartupError: Error, Sendable, Hashable, CustomStringConvertible {
         /// Another fleetd runs on the same SQLite database.
         public static let databaseLocked = Code(.databaseLocked)
 
-        public var description: String { value.rawValue }
+        /// Every code, in declaration order.
+        public static var allCases: [Code] { Value.allCases.map(Code.init) }
+
+        /// The code's name, as written in Swift (`portUnavailable`): stable, fit for a metric label or a log field.
+        public var name: String { String(describing: value) }
+
+        /// The code's name, as ``name``.
+        public var description: String { name }
     }
 
     /// The kind of failure.
     public let code: Code
 
     /// The code's name, bounded and stable: fit for a metric label or a log field.
-    public var shortDescription: String { code.description }
+    public var shortDescription: String { code.name }
     /// The address (`host:port`) or the path concerned.
     public let subject: String
     /// The whole message, in one line.
@@ -36,5 +43,6 @@ public struct StartupError: Error, Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
-    public var description: String { message }
+    /// The message, cut to 500 characters.
+    public var description: String { String(message.prefix(500)) }
 }

@@ -4,8 +4,8 @@ public import ModelKit
 /// What the fleet service refuses or fails at, each mapped to one HTTP status and problem type.
 public struct FleetError: Error, Sendable, CustomStringConvertible {
     /// What failed; new codes may be added, so a `switch` over codes needs a `default`.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        fileprivate enum Value: String, Sendable {
+    public struct Code: Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        fileprivate enum Value: String, Sendable, CaseIterable {
             case notFound, duplicatePlate, staleRevision, preconditionFailed, preconditionRequired, validation
             case concurrentUpdate, unavailable, storeFailure
         }
@@ -35,8 +35,14 @@ public struct FleetError: Error, Sendable, CustomStringConvertible {
         /// The store failed.
         public static let storeFailure = Code(.storeFailure)
 
-        /// The code's name (`notFound`).
-        public var description: String { value.rawValue }
+        /// Every code, in declaration order.
+        public static var allCases: [Code] { Value.allCases.map(Code.init) }
+
+        /// The code's name, as written in Swift (`notFound`): stable, fit for a metric label or a log field.
+        public var name: String { String(describing: value) }
+
+        /// The code's name, as ``name``.
+        public var description: String { name }
     }
 
     /// What failed.
@@ -57,9 +63,10 @@ public struct FleetError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The code's name (`notFound`), bounded and stable: fit for a metric label or a log field.
-    public var shortDescription: String { code.description }
+    public var shortDescription: String { code.name }
 
-    public var description: String { detail }
+    /// The detail, cut to 500 characters.
+    public var description: String { String(detail.prefix(500)) }
 
     /// The HTTP status this error is sent with.
     public var status: Int {

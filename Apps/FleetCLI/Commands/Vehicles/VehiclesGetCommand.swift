@@ -32,7 +32,7 @@ public struct VehiclesGetCommand: FleetRunnable {
                 // The synced copy first; a vehicle it does not hold may have been read online since.
                 guard let (vehicle, source) = try await offlineVehicle(id, services) else {
                     throw FleetClientError(
-                        code: .notFound,
+                        .notFound,
                         message: "vehicle \(id) is neither in the offline copy of \"\(services.environment.name)\" "
                             + "nor in fleet's HTTP cache (run 'fleet sync' to refresh the copy)"
                     )

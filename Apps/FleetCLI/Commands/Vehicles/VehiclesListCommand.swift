@@ -96,7 +96,7 @@ extension VehiclesListCommand {
             return listing.vehicles
         }
         throw FleetClientError(
-            code: .notFound,
+            .notFound,
             message: "nothing to list offline: the offline copy of \"\(name)\" was never synced and fleet's HTTP "
                 + "cache holds no listing with these filters; run 'fleet sync' while fleetd can be reached"
         )

@@ -9,14 +9,27 @@ public protocol ValidatedModule: LocatorModule {
 /// The settings of one or more modules are wrong: every problem of every module, found before anything was opened.
 public struct ModuleConfigurationError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure this is.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private let name: String
+    public struct Code: Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        private enum Value: String, Sendable, CaseIterable {
+            case invalidConfiguration, registrationFailed
+        }
+
+        private let value: Value
+        private init(_ value: Value) { self.value = value }
 
         /// Settings are missing or mistyped.
-        public static let invalidConfiguration = Code(name: "invalid_configuration")
+        public static let invalidConfiguration = Code(.invalidConfiguration)
         /// A module's registrations could not be added to the locator (it is frozen, say).
-        public static let registrationFailed = Code(name: "registration_failed")
+        public static let registrationFailed = Code(.registrationFailed)
 
+        /// Every code, in declaration order.
+        public static var allCases: [Code] { Value.allCases.map(Code.init) }
+
+        /// The code's name, as written in Swift (`invalidConfiguration`): stable, fit for a metric label or a log
+        /// field.
+        public var name: String { String(describing: value) }
+
+        /// The code's name, as ``name``.
         public var description: String { name }
     }
 
@@ -27,16 +40,24 @@ public struct ModuleConfigurationError: Error, Sendable, CustomStringConvertible
     /// The locator's error, for ``Code/registrationFailed``.
     public let underlying: (any Error)?
 
+    /// Creates an error: the problems found, or the locator's error that stopped the installation.
+    public init(_ code: Code, problems: [String] = [], underlying: (any Error)? = nil) {
+        self.code = code
+        self.problems = problems
+        self.underlying = underlying
+    }
+
     /// A short, bounded form for logs and metric labels.
-    public var shortDescription: String { code.description }
+    public var shortDescription: String { code.name }
 
     public var description: String {
         switch code {
         case .registrationFailed:
-            "the modules could not be installed: \(underlying.map { "\($0)" } ?? "unknown error")"
+            "the modules could not be installed: \(underlying.map { String(describing: $0).prefix(300) } ?? "unknown error")"
         default:
             "\(problems.count) configuration problem\(problems.count == 1 ? "" : "s"):\n"
-                + problems.map { "  - " + $0 }.joined(separator: "\n")
+                + problems.prefix(10).map { "  - " + String($0.prefix(150)) }.joined(separator: "\n")
+                + (problems.count > 10 ? "\n  … and \(problems.count - 10) more" : "")
         }
     }
 }
@@ -49,12 +70,12 @@ extension Locator {
     public func installChecked(_ modules: [any ValidatedModule]) throws(ModuleConfigurationError) {
         let problems = modules.flatMap { $0.problems() }
         guard problems.isEmpty else {
-            throw ModuleConfigurationError(code: .invalidConfiguration, problems: problems, underlying: nil)
+            throw ModuleConfigurationError(.invalidConfiguration, problems: problems)
         }
         do {
             try install(modules)
         } catch {
-            throw ModuleConfigurationError(code: .registrationFailed, problems: [], underlying: error)
+            throw ModuleConfigurationError(.registrationFailed, problems: [], underlying: error)
         }
     }
 }

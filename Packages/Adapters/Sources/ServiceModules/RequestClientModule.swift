@@ -173,7 +173,7 @@ public final class RequestClientStack: Sendable {
     static func checkProblems(of module: RequestClientModule) throws(ModuleConfigurationError) {
         let problems = module.problems()
         guard problems.isEmpty else {
-            throw ModuleConfigurationError(code: .invalidConfiguration, problems: problems, underlying: nil)
+            throw ModuleConfigurationError(.invalidConfiguration, problems: problems)
         }
     }
 
@@ -184,7 +184,7 @@ public final class RequestClientStack: Sendable {
             environment = try ServiceEnvironment(name: module.resolvedEnvironmentName, baseURL: module.baseURL)
         } catch {
             throw ModuleConfigurationError(
-                code: .invalidConfiguration,
+                .invalidConfiguration,
                 problems: ["\(module.label): the base URL \(module.baseURL) is not usable"],
                 underlying: error
             )

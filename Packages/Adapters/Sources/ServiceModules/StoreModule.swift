@@ -162,7 +162,7 @@ public final class StoreStack: Sendable {
     init(_ module: StoreModule) throws(ModuleConfigurationError) {
         let problems = module.problems()
         guard problems.isEmpty else {
-            throw ModuleConfigurationError(code: .invalidConfiguration, problems: problems, underlying: nil)
+            throw ModuleConfigurationError(.invalidConfiguration, problems: problems)
         }
         switch StoreLocation(module.url) {
         case .memory:
@@ -184,7 +184,7 @@ public final class StoreStack: Sendable {
                 configuration = try PostgresBackend.Configuration(url: url)
             } catch {
                 throw ModuleConfigurationError(
-                    code: .invalidConfiguration,
+                    .invalidConfiguration,
                     problems: ["\(module.label): \(error.detail)"],
                     underlying: error
                 )
@@ -194,7 +194,7 @@ public final class StoreStack: Sendable {
             (kind, self.backend) = (.postgresql, backend)
             (feedStatus, poolStatus) = ({ backend.changeFeedStatus }, { backend.poolStatus })
         case .none, .unsupported, .fileURLWithoutPath:
-            throw ModuleConfigurationError(code: .invalidConfiguration, problems: problems, underlying: nil)
+            throw ModuleConfigurationError(.invalidConfiguration, problems: problems)
         }
         let service = PersistenceService(model: module.model, backend: backend, mergePolicy: module.mergePolicy)
         self.service = service

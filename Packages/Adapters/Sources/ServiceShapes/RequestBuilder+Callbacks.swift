@@ -51,7 +51,7 @@ extension RequestBuilder {
             completionQueue: completionQueue,
             cancellation: {
                 RequestKitError(
-                    code: .cancelled,
+                    .cancelled,
                     subject: "built request",
                     reason: "the request was cancelled",
                     operation: "callback request",

@@ -257,7 +257,7 @@ extension RequestClient {
             completionQueue: completionQueue,
             cancellation: {
                 RequestKitError(
-                    code: .cancelled,
+                    .cancelled,
                     subject: subject,
                     reason: "the request was cancelled",
                     operation: "callback request",

@@ -82,7 +82,7 @@ public final class ServiceCatalog<Service: Sendable>: Sendable {
 
     /// The registered names nearest to `name` by edit distance (case is ignored), nearest first.
     public func nearestNames(to name: String, limit: Int = 3) -> [String] {
-        nearestByEditDistance(to: name, among: registeredNames, limit: limit)
+        NearestNames.ordered(by: name, among: registeredNames, limit: limit)
     }
 
     private func remember(_ name: String) {

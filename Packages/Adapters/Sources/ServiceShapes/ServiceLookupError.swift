@@ -5,8 +5,8 @@
 /// ``description`` is a short, bounded sentence for people.
 public struct ServiceLookupError: Error, Sendable, CustomStringConvertible {
     /// What went wrong.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Value: String, Sendable {
+    public struct Code: Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        private enum Value: String, Sendable, CaseIterable {
             case notRegistered
             case unknownName
             case resolutionFailed
@@ -27,8 +27,14 @@ public struct ServiceLookupError: Error, Sendable, CustomStringConvertible {
         /// cycle, a released weak instance); ``ServiceLookupError/underlying`` is LocatorKit's error.
         public static let resolutionFailed = Code(.resolutionFailed)
 
-        /// The code's name, as written in Swift (`unknownName`).
-        public var description: String { value.rawValue }
+        /// Every code, in declaration order.
+        public static var allCases: [Code] { Value.allCases.map(Code.init) }
+
+        /// The code's name, as written in Swift (`notRegistered`): stable, fit for a metric label or a log field.
+        public var name: String { String(describing: value) }
+
+        /// The code's name, as ``name``.
+        public var description: String { name }
     }
 
     /// What went wrong.
@@ -58,7 +64,7 @@ public struct ServiceLookupError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The code's name (`unknownName`): one of a fixed set, fit for a metric label or a log field.
-    public var shortDescription: String { code.description }
+    public var shortDescription: String { code.name }
 
     public var description: String {
         var text = "ServiceLookupError.\(code): \(serviceType.prefix(100))"

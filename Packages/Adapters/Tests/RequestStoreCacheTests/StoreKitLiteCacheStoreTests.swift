@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import ModelKitTesting
 import RequestKit
 import RequestKitAsyncHTTPClient
 import RequestKitTesting
@@ -21,31 +22,6 @@ struct CacheFolder: ~Copyable {
 
     deinit {
         try? FileManager.default.removeItem(at: url)
-    }
-}
-
-/// Holds whoever waits until it is opened.
-final class Gate: Sendable {
-    private let state = Mutex<(isOpen: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
-
-    func wait() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resume = state.withLock { state -> Bool in
-                if state.isOpen { return true }
-                state.waiting.append(continuation)
-                return false
-            }
-            if resume { continuation.resume() }
-        }
-    }
-
-    func open() {
-        let waiting = state.withLock { state in
-            state.isOpen = true
-            defer { state.waiting = [] }
-            return state.waiting
-        }
-        for continuation in waiting { continuation.resume() }
     }
 }
 

@@ -1,4 +1,5 @@
 import Dispatch
+import LocatorKit
 import ModelKitTesting
 import Testing
 
@@ -131,14 +132,14 @@ struct EditDistanceTests {
         ("memory", "memroy", 2), ("flaw", "lawn", 2), ("postgres", "postgres", 0),
     ])
     func levenshteinCountsInsertionsDeletionsAndSubstitutions(a: String, b: String, distance: Int) {
-        #expect(levenshtein(Array(a), Array(b)) == distance)
-        #expect(levenshtein(Array(b), Array(a)) == distance)
+        #expect(NearestNames.distance(a, b) == distance)
+        #expect(NearestNames.distance(b, a) == distance)
     }
 
     @Test func nearestNamesIgnoreCaseKeepRegistrationOrderOnTiesAndStopAtTheLimit() {
         let names = ["Memory", "sqlite", "postgres", "sqlite3"]
-        #expect(nearestByEditDistance(to: "SQLITE", among: names, limit: 3) == ["sqlite", "sqlite3", "Memory"])
-        #expect(nearestByEditDistance(to: "x", among: ["ab", "cd"], limit: 3) == ["ab", "cd"])
-        #expect(nearestByEditDistance(to: "anything", among: [], limit: 3).isEmpty)
+        #expect(NearestNames.ordered(by: "SQLITE", among: names, limit: 3) == ["sqlite", "sqlite3", "Memory"])
+        #expect(NearestNames.ordered(by: "x", among: ["ab", "cd"], limit: 3) == ["ab", "cd"])
+        #expect(NearestNames.ordered(by: "anything", among: [], limit: 3).isEmpty)
     }
 }

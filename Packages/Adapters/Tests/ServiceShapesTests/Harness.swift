@@ -6,20 +6,6 @@ import RequestKit
 import RequestKitAsyncHTTPClient
 import RequestKitTesting
 
-/// Runs `body` with a loopback test server answering through `handler`, a transport, and a client pointed at it.
-@discardableResult
-func withClient<Result>(
-    handler: @escaping TestServer.Handler,
-    _ body: (RequestClient, TestServer) async throws -> Result
-) async throws -> Result {
-    try await TestServer.withTestServer(handler: handler) { server in
-        try await AsyncHTTPClientTransport.withTransport { transport in
-            let environment = try ServiceEnvironment(name: "test", baseURL: server.baseURL)
-            return try await body(RequestClient(environment: environment, transport: transport), server)
-        }
-    }
-}
-
 /// A serial queue that tests recognise with `DispatchQueue.getSpecific`.
 struct LabelledQueue: Sendable {
     static let key = DispatchSpecificKey<String>()

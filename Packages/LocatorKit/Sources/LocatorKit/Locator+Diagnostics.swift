@@ -102,7 +102,7 @@ extension Locator {
                     continue
                 }
                 let name = String(describing: entry.serviceType).lowercased()
-                let distance = editDistance(name, wantedName, limit: 3)
+                let distance = NearestNames.distance(name, wantedName, limit: 3)
                 if distance <= 3 || (name.count > 3 && wantedName.contains(name))
                     || wantedName.count > 3
                         && name.contains(wantedName)
@@ -119,23 +119,3 @@ extension Locator {
 
 /// The placeholder service type of a string-keyed miss.
 enum NamedType {}
-
-/// Levenshtein distance, giving up above `limit`.
-func editDistance(_ lhs: String, _ rhs: String, limit: Int) -> Int {
-    let a = Array(lhs)
-    let b = Array(rhs)
-    if abs(a.count - b.count) > limit { return limit + 1 }
-    var previous = Array(0...b.count)
-    for i in 1...max(a.count, 1) where !a.isEmpty {
-        var current = [i] + Array(repeating: 0, count: b.count)
-        for j in 1...max(b.count, 1) where !b.isEmpty {
-            current[j] = Swift.min(
-                previous[j] + 1,
-                current[j - 1] + 1,
-                previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
-            )
-        }
-        previous = current
-    }
-    return previous[b.count]
-}

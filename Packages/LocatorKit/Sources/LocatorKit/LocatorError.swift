@@ -12,8 +12,8 @@
 /// ```
 public struct LocatorError: Error, Sendable, CustomStringConvertible {
     /// What went wrong. New codes may be added in minor releases, so switch with a `default`.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Base: String, Sendable {
+    public struct Code: Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        private enum Base: String, Sendable, CaseIterable {
             case notRegistered, typeMismatch, wrongParams, released, readOnly, cloneDenied, factoryFailed, cycle
             case asyncRequired, validationFailed, ambiguousParams
         }
@@ -48,8 +48,14 @@ public struct LocatorError: Error, Sendable, CustomStringConvertible {
         /// ``Locator/validate()`` found failures; ``LocatorError/failures`` lists all of them.
         public static let validationFailed = Code(.validationFailed)
 
-        /// The code's name, such as `notRegistered`.
-        public var description: String { base.rawValue }
+        /// Every code, in declaration order.
+        public static var allCases: [Code] { Base.allCases.map(Code.init) }
+
+        /// The code's name, as written in Swift (`notRegistered`): stable, fit for a metric label or a log field.
+        public var name: String { String(describing: base) }
+
+        /// The code's name, as ``name``.
+        public var description: String { name }
     }
 
     /// Context that only some errors carry, kept out of line so the error stays small.
@@ -79,7 +85,7 @@ public struct LocatorError: Error, Sendable, CustomStringConvertible {
     public let code: Code
 
     /// The code's name (`notRegistered`), bounded and stable: fit for a metric label or a log field.
-    public var shortDescription: String { code.description }
+    public var shortDescription: String { code.name }
     let key: KeyDescription?
     let detail: Detail?
 

@@ -97,7 +97,7 @@ struct ConcurrencyTests {
     @Test func cancellingOneWaiterDoesNotFailTheOthers() async throws {
         let locator = Locator()
         let counter = Counter()
-        let gate = Gate(parties: 2)
+        let gate = Barrier(parties: 2)
         let (started, start) = AsyncStream.makeStream(of: Void.self)
         try locator.register(ServiceC.self) { _ async throws in
             counter.increment()

@@ -76,7 +76,7 @@ struct CycleTests {
 
     @Test func aCycleAcrossTwoTasksWithAsyncFactoriesThrows() async throws {
         let locator = Locator()
-        let gate = Gate(parties: 2)
+        let gate = Barrier(parties: 2)
         try locator.register(ServiceA.self) { r async throws in
             await gate.arrive()
             return ServiceA(b: try await r.resolve(ServiceB.self))
@@ -173,7 +173,7 @@ func onThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
 }
 
 /// Suspends callers until `parties` of them have arrived.
-actor Gate {
+actor Barrier {
     private let parties: Int
     private var arrived = 0
     private var waiting: [CheckedContinuation<Void, Never>] = []

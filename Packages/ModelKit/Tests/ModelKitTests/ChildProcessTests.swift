@@ -1,5 +1,6 @@
 import Foundation
 import ModelKitTesting
+import ProcessTesting
 import Testing
 
 #if canImport(Glibc)

@@ -24,7 +24,7 @@ extension AsyncHTTPClientTransport.Configuration {
             certificates = try NIOSSLCertificate.fromPEMBytes(Array(pem.utf8))
         } catch {
             throw RequestKitError(
-                code: .invalidRequest,
+                .invalidRequest,
                 subject: "trusted certificates",
                 reason: "the PEM text does not parse as certificates",
                 underlying: error
@@ -32,7 +32,7 @@ extension AsyncHTTPClientTransport.Configuration {
         }
         guard !certificates.isEmpty else {
             throw RequestKitError(
-                code: .invalidRequest,
+                .invalidRequest,
                 subject: "trusted certificates",
                 reason: "the PEM text holds no certificate"
             )
@@ -56,7 +56,7 @@ extension AsyncHTTPClientTransport.Configuration {
             pem = try String(contentsOf: pemFile, encoding: .utf8)
         } catch {
             throw RequestKitError(
-                code: .fileSystem,
+                .fileSystem,
                 subject: pemFile.path,
                 reason: "the PEM file cannot be read",
                 underlying: error

@@ -126,7 +126,7 @@ public final class AsyncHTTPClientTransport: Transport {
             !pinning.pins(for: host).isEmpty
         {
             throw RequestKitError(
-                code: .pinningFailed,
+                .pinningFailed,
                 subject: request.url.absoluteString,
                 reason: "a pinned host is reached only over https",
                 operation: request.operation,
@@ -170,7 +170,7 @@ public final class AsyncHTTPClientTransport: Transport {
         while true {
             guard visited.count <= maximumRedirects else {
                 throw RequestKitError(
-                    code: .tooManyRedirects,
+                    .tooManyRedirects,
                     subject: request.url.absoluteString,
                     reason: "the redirect limit of \(maximumRedirects) was reached",
                     operation: request.operation,
@@ -179,7 +179,7 @@ public final class AsyncHTTPClientTransport: Transport {
             }
             guard visited.insert(redirect.target.absoluteString).inserted else {
                 throw RequestKitError(
-                    code: .tooManyRedirects,
+                    .tooManyRedirects,
                     subject: request.url.absoluteString,
                     reason: "the redirects form a cycle at \(redirect.target.absoluteString)",
                     operation: request.operation,
@@ -270,7 +270,7 @@ public final class AsyncHTTPClientTransport: Transport {
                     timeout: connectTimeout
                 ) {
                     throw RequestKitError(
-                        code: .tlsVerificationFailed,
+                        .tlsVerificationFailed,
                         subject: request.url.absoluteString,
                         reason: "the server's certificate failed verification (\(failure.code))",
                         operation: request.operation,
@@ -331,7 +331,7 @@ public final class AsyncHTTPClientTransport: Transport {
                     }
                 } catch is NIOTooManyBytesError {
                     throw RequestKitError(
-                        code: .bodyTooLarge,
+                        .bodyTooLarge,
                         subject: requestURL.absoluteString,
                         reason: "the body is larger than the limit of \(limit) bytes",
                         operation: operation,
@@ -350,7 +350,7 @@ public final class AsyncHTTPClientTransport: Transport {
         let subject = url.absoluteString
         func make(_ code: RequestKitError.Code, _ reason: String) -> RequestKitError {
             RequestKitError(
-                code: code,
+                code,
                 subject: subject,
                 reason: reason,
                 operation: operation,
@@ -480,7 +480,7 @@ private struct MappedBody: AsyncSequence, Sendable {
             group.addTask {
                 try await Task.sleep(until: deadline, clock: .continuous)
                 throw RequestKitError(
-                    code: .timedOut,
+                    .timedOut,
                     subject: url.absoluteString,
                     reason: "the body did not arrive within the attempt's timeout",
                     operation: name,

@@ -29,7 +29,7 @@ enum TLSDiagnosis {
     ) async -> TLSVerificationError? {
         let host = url.host ?? ""
         if let error = error as? NIOSSLExtraError, error == .failedToValidateHostname {
-            return TLSVerificationError(code: .hostnameMismatch, host: host, detail: String(describing: error))
+            return TLSVerificationError(.hostnameMismatch, host: host, detail: String(describing: error))
         }
         guard let error = error as? NIOSSLError, case .handshakeFailed(let reason) = error else { return nil }
         let detail = String(describing: reason)
@@ -37,16 +37,16 @@ enum TLSDiagnosis {
         guard let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : nil),
             let chain = await presentedChain(host: host, port: port, tls: tls, timeout: timeout), !chain.isEmpty
         else {
-            return TLSVerificationError(code: .other, host: host, detail: detail)
+            return TLSVerificationError(.other, host: host, detail: detail)
         }
         let now = time(nil)
         if chain.contains(where: { $0.notValidAfter < now }) {
-            return TLSVerificationError(code: .expired, host: host, detail: detail)
+            return TLSVerificationError(.expired, host: host, detail: detail)
         }
         if chain.contains(where: { $0.notValidBefore > now }) {
-            return TLSVerificationError(code: .notYetValid, host: host, detail: detail)
+            return TLSVerificationError(.notYetValid, host: host, detail: detail)
         }
-        return TLSVerificationError(code: .untrustedIssuer, host: host, detail: detail)
+        return TLSVerificationError(.untrustedIssuer, host: host, detail: detail)
     }
 
     /// The certificates the server presents, read in a handshake that is refused as soon as they arrive.

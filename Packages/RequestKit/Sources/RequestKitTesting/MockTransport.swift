@@ -17,7 +17,7 @@ import Synchronization
 /// ```swift
 /// let mock = MockTransport()
 /// mock.on(.get, "vehicles/*") { _ in .json(#"{"plate": "AB 7", "modelYear": 2021}"#) }
-/// mock.fail(.delete, "vehicles/*", with: RequestKitError(code: .transportFailed, subject: "x", reason: "offline"))
+/// mock.fail(.delete, "vehicles/*", with: RequestKitError(.transportFailed, subject: "x", reason: "offline"))
 /// let client = RequestClient(environment: environment, transport: mock)
 /// ```
 public final class MockTransport: Transport {

@@ -1,6 +1,6 @@
 public import Foundation
-import ModelKitTesting
 public import NIOSSL
+import ProcessTesting
 
 /// A throwaway certificate authority and a `localhost` server certificate for HTTPS tests, made with the
 /// `openssl` command-line tool in a temporary folder.

@@ -6,23 +6,6 @@ import RequestKitAsyncHTTPClient
 import RequestKitTesting
 import Testing
 
-/// Holds any number of waiters until it is opened; opened, it lets everyone through.
-actor Gate {
-    private var isOpen = false
-    private var waiting: [CheckedContinuation<Void, Never>] = []
-
-    func wait() async {
-        guard !isOpen else { return }
-        await withCheckedContinuation { waiting.append($0) }
-    }
-
-    func open() {
-        isOpen = true
-        for waiter in waiting { waiter.resume() }
-        waiting = []
-    }
-}
-
 /// Lets the tasks just started reach their first suspension (joining a shared request) without sleeping.
 func letOthersRun() async {
     for _ in 0..<2_000 { await Task.yield() }
@@ -106,7 +89,7 @@ struct DuplicateStepTests {
                     }
                     group.addTask {
                         await counter.waitFor(100)
-                        await gate.open()
+                        gate.open()
                         return "AB 123"
                     }
                     var plates: [String] = []
@@ -141,7 +124,7 @@ struct DuplicateStepTests {
             group.addTask {
                 while mock.requests.isEmpty { await Task.yield() }
                 await letOthersRun()
-                await gate.open()
+                gate.open()
                 return "the report"
             }
             var bodies: [String] = []
@@ -166,7 +149,7 @@ struct DuplicateStepTests {
         let error = try await #require(throws: RequestKitError.self) { try await client.get("vehicles") }
         #expect(error.code == .redundantRequest)
         #expect(mock.requests.count == 1)
-        await gate.open()
+        gate.open()
         #expect(try await first.value.status.code == 200)
         // Once the first is done, the same request goes through again.
         _ = try await client.get("vehicles")
@@ -187,7 +170,7 @@ struct DuplicateStepTests {
             try await client.makeRequest(.get, "vehicles").duplicatePolicy(.reject).submit()
         }
         #expect(error.code == .redundantRequest)
-        await gate.open()
+        gate.open()
         _ = try await first.value
     }
 
@@ -210,7 +193,7 @@ struct DuplicateStepTests {
             }
             group.addTask {
                 while mock.requests.count < variants.count { await Task.yield() }
-                await gate.open()
+                gate.open()
             }
             try await group.waitForAll()
         }
@@ -230,7 +213,7 @@ struct DuplicateStepTests {
             }
             group.addTask {
                 while mock.requests.count < 3 { await Task.yield() }
-                await gate.open()
+                gate.open()
             }
             try await group.waitForAll()
         }
@@ -258,7 +241,7 @@ struct DuplicateStepTests {
         } else {
             Issue.record("the cancelled leader did not fail with cancelled: \(leaderResult)")
         }
-        await gate.open()
+        gate.open()
         #expect(try await follower.value.status.code == 200)
         #expect(mock.requests.count == 1)
     }
@@ -305,7 +288,7 @@ struct DuplicateStepTests {
         let gate = Gate()
         mock.on(.get, "vehicles") { _ in
             await gate.wait()
-            throw RequestKitError(code: .transportFailed, subject: "mock", reason: "down")
+            throw RequestKitError(.transportFailed, subject: "mock", reason: "down")
         }
         let codes = try await withThrowingTaskGroup(of: RequestKitError.Code?.self) { group in
             for _ in 0..<5 {
@@ -320,7 +303,7 @@ struct DuplicateStepTests {
             }
             group.addTask {
                 await counter.waitFor(5)
-                await gate.open()
+                gate.open()
                 return .transportFailed
             }
             var codes: [RequestKitError.Code?] = []

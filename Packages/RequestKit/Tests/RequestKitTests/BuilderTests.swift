@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import ModelKit
 import ModelKitTesting
+import ProcessTesting
 import RequestKit
 import RequestKitAsyncHTTPClient
 import RequestKitTesting

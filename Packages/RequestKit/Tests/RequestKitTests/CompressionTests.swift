@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import ModelKitTesting
+import ProcessTesting
 import RequestKit
 import RequestKitAsyncHTTPClient
 import RequestKitTesting

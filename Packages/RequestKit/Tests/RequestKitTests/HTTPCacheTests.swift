@@ -534,7 +534,7 @@ struct HTTPCacheTests {
         serve("fleet", headers: [("Cache-Control", "max-age=10, stale-if-error=60")])
         let client = client()
         _ = try await get(client, "fleet")
-        mock.fail(.get, "fleet", with: RequestKitError(code: .transportFailed, subject: "mock", reason: "down"))
+        mock.fail(.get, "fleet", with: RequestKitError(.transportFailed, subject: "mock", reason: "down"))
         clock.advance(20)
         let stale = try await get(client, "fleet")
         #expect(stale.text == "answer 1")
@@ -545,7 +545,7 @@ struct HTTPCacheTests {
         serve("fleet", headers: [("Cache-Control", "max-age=10, stale-if-error=60, must-revalidate")])
         let client = client()
         _ = try await get(client, "fleet")
-        mock.fail(.get, "fleet", with: RequestKitError(code: .transportFailed, subject: "mock", reason: "down"))
+        mock.fail(.get, "fleet", with: RequestKitError(.transportFailed, subject: "mock", reason: "down"))
         clock.advance(20)
         let error = await #expect(throws: RequestKitError.self) { try await get(client, "fleet") }
         #expect(error?.code == .transportFailed)

@@ -46,7 +46,7 @@ struct MockTransportTests {
 
     @Test func routesCanFailWithAnError() async throws {
         let mock = MockTransport()
-        mock.fail(.get, "vehicles", with: RequestKitError(code: .transportFailed, subject: "mock", reason: "offline"))
+        mock.fail(.get, "vehicles", with: RequestKitError(.transportFailed, subject: "mock", reason: "offline"))
         let client = RequestClient(environment: environment, transport: mock)
         await #expect {
             _ = try await client.get("vehicles")

@@ -121,8 +121,8 @@ struct RetryTests {
 
     @Test func transientErrorsAreRetried() async throws {
         let errors: [RequestKitError] = [
-            RequestKitError(code: .connectionRefused, subject: "mock", reason: "refused"),
-            RequestKitError(code: .timedOut, subject: "mock", reason: "the attempt timed out"),
+            RequestKitError(.connectionRefused, subject: "mock", reason: "refused"),
+            RequestKitError(.timedOut, subject: "mock", reason: "the attempt timed out"),
             .connectionLost("mock"),
         ]
         for error in errors {
@@ -143,7 +143,7 @@ struct RetryTests {
 
     @Test func otherTransportFailuresAreNotRetried() async throws {
         let (client, mock) = try mockClient(quickPolicy())
-        mock.fail(.get, "vehicles", with: RequestKitError(code: .transportFailed, subject: "mock", reason: "broken"))
+        mock.fail(.get, "vehicles", with: RequestKitError(.transportFailed, subject: "mock", reason: "broken"))
         await #expect(throws: RequestKitError.self) { try await client.get("vehicles") }
         #expect(mock.requests.count == 1)
     }
@@ -203,7 +203,7 @@ struct RetryTests {
             refused.update {
                 first = !$0; $0 = true
             }
-            if first { throw RequestKitError(code: .connectionRefused, subject: "mock", reason: "refused") }
+            if first { throw RequestKitError(.connectionRefused, subject: "mock", reason: "refused") }
             return .status(201)
         }
         _ = try await client.post("vehicles")

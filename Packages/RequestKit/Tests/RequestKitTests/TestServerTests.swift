@@ -3,6 +3,7 @@ import NIOCore
 import NIOEmbedded
 import NIOHTTP1
 import RequestKit
+import RequestKitTesting
 import Testing
 
 @testable import RequestKitTesting

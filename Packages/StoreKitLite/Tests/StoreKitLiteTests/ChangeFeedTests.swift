@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ModelKit
+import ModelKitTesting
 import PostgresNIO
 import StoreKitLite
 import StoreKitLiteSQLite
@@ -10,7 +11,7 @@ import Testing
 
 /// Collects what a change stream delivers, so a test can wait (with a deadline) for what it expects.
 private final class ChangeCollector<R: StoreKitLite.Record>: Sendable {
-    private let received = Guarded<[StoreChange<R>]>([])
+    private let received = LockedValue<[StoreChange<R>]>([])
     private let task: Task<Void, Never>
 
     init(_ stream: AsyncStream<StoreChange<R>>) {
@@ -36,21 +37,6 @@ private final class ChangeCollector<R: StoreKitLite.Record>: Sendable {
             try? await Task.sleep(for: .milliseconds(10))
         }
         return all
-    }
-}
-
-/// A value behind an `NSLock` (which ThreadSanitizer sees on Linux).
-final class Guarded<Value>: @unchecked Sendable {
-    // @unchecked Sendable: `value` is only touched inside `withLock`, while `lock` is held.
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<T>(_ body: (inout Value) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ModelKitTesting
 import StoreKitLite
 import StoreKitLiteSQLite
 import StoreKitLiteTesting
@@ -7,40 +8,30 @@ import Testing
 /// A backend that notes which reads the service asks of the SQLite backend it wraps.
 private final class ReadRecordingBackend: StoreBackend {
     let inner: SQLiteBackend
-    private let calls = LockedCalls()
+    private let calls = LockedValue<[String]>([])
 
     init(path: String) {
         inner = SQLiteBackend(path: path)
     }
 
-    var recorded: [String] { calls.all }
-    func reset() { calls.reset() }
+    var recorded: [String] { calls.value }
+    func reset() { calls.value = [] }
 
     func migrate(to model: StoreModel) async throws(StoreError) { try await inner.migrate(to: model) }
     func apply(_ batch: ChangeBatch) async throws(StoreError) { try await inner.apply(batch) }
     func fetch(_ query: RowQuery) async throws(StoreError) -> [StoreRow] {
-        calls.append("fetch")
+        calls.update { $0.append("fetch") }
         return try await inner.fetch(query)
     }
     func count(_ query: RowQuery, excluding excluded: [UUID]) async throws(StoreError) -> Int {
-        calls.append("count excluding \(excluded.count), limit \(query.limit.map(String.init) ?? "none")")
+        calls.update { $0.append("count excluding \(excluded.count), limit \(query.limit.map(String.init) ?? "none")") }
         return try await inner.count(query, excluding: excluded)
     }
     func fetch(ids: [UUID], of entity: EntityDescription) async throws(StoreError) -> [StoreRow] {
-        calls.append("fetch ids")
+        calls.update { $0.append("fetch ids") }
         return try await inner.fetch(ids: ids, of: entity)
     }
     func committedChanges() -> AsyncStream<ChangeBatch> { inner.committedChanges() }
-}
-
-private final class LockedCalls: @unchecked Sendable {
-    // @unchecked Sendable: `calls` is read and written only while `lock` is held (NSLock, which TSan sees).
-    private let lock = NSLock()
-    private var calls: [String] = []
-
-    var all: [String] { lock.withLock { calls } }
-    func append(_ call: String) { lock.withLock { calls.append(call) } }
-    func reset() { lock.withLock { calls = [] } }
 }
 
 struct CountTests {

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import ModelKit
+import ModelKitTesting
 import StoreKitLite
 import StoreKitLiteSQLite
 import StoreKitLiteTesting
@@ -19,27 +20,12 @@ final class OneThreadExecutor: TaskExecutor, @unchecked Sendable {
     }
 }
 
-/// A value behind an `NSLock` (which ThreadSanitizer sees, unlike `Mutex` on Linux).
-final class LockedBox<Value>: @unchecked Sendable {
-    // @unchecked Sendable: `value` is read and written only while `lock` is held.
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) {
-        self.value = value
-    }
-
-    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
-    }
-}
-
 /// Parks whoever decodes a value stored with its token, until released: a read whose work takes as long as the
 /// test likes.
 enum ReadGate {
-    private static let gates = LockedBox<[Int: (entered: AsyncStream<Void>.Continuation, release: DispatchSemaphore)]>(
+    private static let gates = LockedValue<
+        [Int: (entered: AsyncStream<Void>.Continuation, release: DispatchSemaphore)]
+    >(
         [:])
 
     /// A token to store; decoding it signals `entered` and waits for `release`.
@@ -100,7 +86,7 @@ struct ExecutionModelTests {
         holds: Bool,
         release: DispatchSemaphore
     ) async -> Bool {
-        let released = LockedBox(false)
+        let released = LockedValue(false)
         let unrelated = Task(executorPreference: executor) { () -> Bool in
             !released.withLock { $0 }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ModelKitTesting
 import PostgresNIO
 import StoreKitLite
 import StoreKitLitePostgres
@@ -170,8 +171,8 @@ struct PostgresFaultTests {
             let service = try await PersistenceService.open(model: StoreModel(Vehicle.self), backend: backend)
 
             // One writer saves batches of five vehicles back to back, while the server restarts twice.
-            let batches = Guarded<[(years: [Int], outcome: StoreError.Code?)]>([])
-            let stop = Guarded(false)
+            let batches = LockedValue<[(years: [Int], outcome: StoreError.Code?)]>([])
+            let stop = LockedValue(false)
             let writer = Task {
                 var next = 0
                 while !stop.withLock({ $0 }) {

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ModelKitTesting
 import PostgresNIO
+import ProcessTesting
 import StoreKitLite
 import StoreKitLitePostgres
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import ModelKitTesting
+import ProcessTesting
 import StoreKitLite
 import StoreKitLiteSQLite
 import StoreKitLiteTesting

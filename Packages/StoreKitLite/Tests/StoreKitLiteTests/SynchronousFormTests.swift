@@ -17,7 +17,7 @@ struct SynchronousFormTests {
         let store = try StoreFixture(kind)
         let service = PersistenceService(model: store.model, backend: store.backend)
         let plates = try await onOwnThread { () throws -> [String] in
-            try service.waitUntilInitializedAndWait()
+            try service.blockUntilInitialized()
             let first = try service.createAndWait(Vehicle.self, options: .dontSave) { $0.plate = "one" }
             try service.createAndWait(Vehicle.self, from: ["two", "three"], options: .dontSave) { $1.plate = $0 }
             try service.saveAllAndWait(.saveAndPersist)

@@ -54,7 +54,7 @@ extension RequestClient {
                 let status = response.status.code
                 guard validation.accepts(status: status) else {
                     throw RequestKitError(
-                        code: .unacceptableStatus,
+                        .unacceptableStatus,
                         subject: response.url.absoluteString,
                         reason: "the server answered \(status) \(response.status.reasonPhrase)",
                         status: status
@@ -86,7 +86,7 @@ extension RequestClient {
                 }
                 if let expected, expected != written {
                     throw RequestKitError(
-                        code: .transportFailed,
+                        .transportFailed,
                         subject: response.url.absoluteString,
                         reason: "the body ended after \(written) of \(expected) bytes",
                         status: status
@@ -152,7 +152,7 @@ extension RequestClient {
         // rename(2) replaces an existing destination atomically: readers see the old file or the new one.
         guard rename(source.path, destination.path) == 0 else {
             throw RequestKitError(
-                code: .fileSystem,
+                .fileSystem,
                 subject: destination.path,
                 reason: "the download cannot be moved into place (errno \(errno))"
             )

@@ -106,7 +106,7 @@ extension RequestClient {
             let status = response.status.code
             guard validation.accepts(status: status) else {
                 var error = RequestKitError(
-                    code: .unacceptableStatus,
+                    .unacceptableStatus,
                     subject: response.url.absoluteString,
                     reason: "the server answered \(status) \(response.status.reasonPhrase)",
                     status: status
@@ -121,7 +121,7 @@ extension RequestClient {
             let contentType = response.contentType
             if !validation.accepts(contentType: contentType) {
                 throw RequestKitError(
-                    code: .unacceptableContentType,
+                    .unacceptableContentType,
                     subject: contentType ?? "no content type",
                     reason: "the request does not accept this content type",
                     status: status

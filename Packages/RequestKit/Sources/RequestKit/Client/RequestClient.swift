@@ -232,7 +232,7 @@ public struct RequestClient: Sendable {
         request.duplicatePolicy = descriptor.duplicatePolicy
         if let status = configuration.reachability?.status, status.isUnreachable {
             throw RequestKitError(
-                code: .offline,
+                .offline,
                 subject: environment.name,
                 reason: "the host is unreachable: \(status.reason ?? "no reason given")",
                 operation: operation,
@@ -429,7 +429,7 @@ public struct RequestClient: Sendable {
                 group.addTask {
                     try await Task.sleep(for: overall)
                     throw RequestKitError(
-                        code: .timedOut,
+                        .timedOut,
                         subject: environment.name,
                         reason: "the request took longer than \(overall)"
                     )
@@ -447,7 +447,7 @@ public struct RequestClient: Sendable {
                     }
                     guard switched != environment, !Task.isCancelled else { return nil }
                     throw RequestKitError(
-                        code: .cancelled,
+                        .cancelled,
                         subject: environment.name,
                         reason: "the environment switched to \(switched.name)"
                     )
@@ -505,7 +505,7 @@ struct ResponseReader<Value: Sendable>: Sendable {
         let status = response.status.code
         guard validation.accepts(status: status) else {
             var error = RequestKitError(
-                code: .unacceptableStatus,
+                .unacceptableStatus,
                 subject: response.url.absoluteString,
                 reason: "the server answered \(status) \(response.status.reasonPhrase)",
                 status: status
@@ -518,7 +518,7 @@ struct ResponseReader<Value: Sendable>: Sendable {
         let contentType = response.contentType
         if !data.isEmpty, !validation.accepts(contentType: contentType) {
             throw RequestKitError(
-                code: .unacceptableContentType,
+                .unacceptableContentType,
                 subject: contentType ?? "no content type",
                 reason: "the request does not accept this content type",
                 status: status

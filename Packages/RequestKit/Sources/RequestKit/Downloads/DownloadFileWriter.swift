@@ -10,7 +10,7 @@ final class DownloadFileWriter {
         do {
             if !append || !FileManager.default.fileExists(atPath: url.path) {
                 guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-                    throw RequestKitError(code: .fileSystem, subject: url.path, reason: "the file cannot be created")
+                    throw RequestKitError(.fileSystem, subject: url.path, reason: "the file cannot be created")
                 }
             }
             handle = try FileHandle(forWritingTo: url)
@@ -19,7 +19,7 @@ final class DownloadFileWriter {
             throw error
         } catch {
             throw RequestKitError(
-                code: .fileSystem,
+                .fileSystem,
                 subject: url.path,
                 reason: "the file cannot be opened",
                 underlying: error
@@ -32,7 +32,7 @@ final class DownloadFileWriter {
             try handle.write(contentsOf: chunk)
         } catch {
             throw RequestKitError(
-                code: .fileSystem,
+                .fileSystem,
                 subject: url.path,
                 reason: "the file cannot be written",
                 underlying: error
@@ -45,7 +45,7 @@ final class DownloadFileWriter {
             try handle.close()
         } catch {
             throw RequestKitError(
-                code: .fileSystem,
+                .fileSystem,
                 subject: url.path,
                 reason: "the file cannot be closed",
                 underlying: error

@@ -16,7 +16,7 @@ extension RequestKitError {
         }
         if error is CancellationError {
             return RequestKitError(
-                code: .cancelled,
+                .cancelled,
                 subject: url?.absoluteString ?? operation,
                 reason: "the request was cancelled",
                 operation: operation,
@@ -25,7 +25,7 @@ extension RequestKitError {
             )
         }
         return RequestKitError(
-            code: .transportFailed,
+            .transportFailed,
             subject: url?.absoluteString ?? operation,
             reason: "the transport failed",
             operation: operation,
@@ -39,7 +39,7 @@ extension RequestKitError {
     static func refusing(_ request: ClientRequest, because error: any Error, reason: String) -> RequestKitError {
         if let error = error as? RequestKitError { return error }
         return RequestKitError(
-            code: .refused,
+            .refused,
             subject: request.url.absoluteString,
             reason: reason,
             operation: request.operation,

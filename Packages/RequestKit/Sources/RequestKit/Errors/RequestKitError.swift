@@ -7,8 +7,8 @@ public import Foundation
 /// ``code`` with a `default` case or compare with the static members.
 public struct RequestKitError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, without the details.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private enum Value: String, Sendable, Hashable {
+    public struct Code: Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        private enum Value: String, Sendable, CaseIterable {
             case invalidEnvironment
             case invalidPath
             case invalidRequest
@@ -83,14 +83,21 @@ public struct RequestKitError: Error, Sendable, CustomStringConvertible {
         /// nothing was sent.
         public static let notCached = Code(.notCached)
 
-        public var description: String { value.rawValue }
+        /// Every code, in declaration order.
+        public static var allCases: [Code] { Value.allCases.map(Code.init) }
+
+        /// The code's name, as written in Swift (`invalidEnvironment`): stable, fit for a metric label or a log field.
+        public var name: String { String(describing: value) }
+
+        /// The code's name, as ``name``.
+        public var description: String { name }
     }
 
     /// The kind of error.
     public let code: Code
 
     /// The code's name, bounded and stable: fit for a metric label or a log field.
-    public var shortDescription: String { code.description }
+    public var shortDescription: String { code.name }
     /// The environment name, path or URL the error is about.
     public let subject: String
     /// Why it failed, in a short sentence.
@@ -113,7 +120,7 @@ public struct RequestKitError: Error, Sendable, CustomStringConvertible {
 
     /// Creates an error. Prefer the static factories.
     public init(
-        code: Code,
+        _ code: Code,
         subject: String,
         reason: String,
         operation: String? = nil,
@@ -130,14 +137,36 @@ public struct RequestKitError: Error, Sendable, CustomStringConvertible {
         self.underlying = underlying
     }
 
+    /// Creates an error, as ``init(_:subject:reason:operation:url:status:underlying:)`` does; the earlier spelling,
+    /// kept so that code written against it still builds.
+    public init(
+        code: Code,
+        subject: String,
+        reason: String,
+        operation: String? = nil,
+        url: URL? = nil,
+        status: Int? = nil,
+        underlying: (any Error)? = nil
+    ) {
+        self.init(
+            code,
+            subject: subject,
+            reason: reason,
+            operation: operation,
+            url: url,
+            status: status,
+            underlying: underlying
+        )
+    }
+
     /// An environment's name or base URL is not usable.
     public static func invalidEnvironment(name: String, reason: String) -> RequestKitError {
-        RequestKitError(code: .invalidEnvironment, subject: name, reason: reason)
+        RequestKitError(.invalidEnvironment, subject: name, reason: reason)
     }
 
     /// A request path does not resolve against the environment.
     public static func invalidPath(_ path: String, reason: String) -> RequestKitError {
-        RequestKitError(code: .invalidPath, subject: path, reason: reason)
+        RequestKitError(.invalidPath, subject: path, reason: reason)
     }
 
     /// The connection closed or was reset before the response arrived: a ``Code/transportFailed`` error that
@@ -151,7 +180,7 @@ public struct RequestKitError: Error, Sendable, CustomStringConvertible {
         underlying: (any Error)? = nil
     ) -> RequestKitError {
         var error = RequestKitError(
-            code: .transportFailed,
+            .transportFailed,
             subject: subject,
             reason: reason,
             operation: operation,
@@ -184,7 +213,7 @@ public struct RequestKitError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         let shown = subject.count > 80 ? subject.prefix(77) + "..." : Substring(subject)
-        var text = "\(code): \"\(shown)\": \(reason)"
+        var text = "\(code): \"\(shown)\": \(reason.count > 300 ? reason.prefix(297) + "..." : Substring(reason))"
         if let status { text += " (status \(status))" }
         if let underlying {
             let detail = String(describing: underlying)

@@ -51,7 +51,7 @@ extension ClientRequest {
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
                 let size = (attributes[.size] as? NSNumber)?.int64Value
             else {
-                throw RequestKitError(code: .fileSystem, subject: url.path, reason: "the file cannot be read")
+                throw RequestKitError(.fileSystem, subject: url.path, reason: "the file cannot be read")
             }
             return ClientRequest.Body(storage: .file(url, length: size))
         }
@@ -128,7 +128,7 @@ private final class OneShotStream: Sendable {
         if let stream = stream.withLock({ $0.take() }) { return stream }
         return AsyncThrowingStream(unfolding: {
             throw RequestKitError(
-                code: .invalidRequest,
+                .invalidRequest,
                 subject: "request body",
                 reason: "a one-shot stream body was already sent and cannot be sent again"
             )

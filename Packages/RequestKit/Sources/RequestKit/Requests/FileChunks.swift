@@ -10,7 +10,7 @@ enum FileChunks {
             return AsyncThrowingStream { continuation in
                 continuation.finish(
                     throwing: RequestKitError(
-                        code: .fileSystem,
+                        .fileSystem,
                         subject: url.path,
                         reason: "the file cannot be opened",
                         underlying: error
@@ -29,7 +29,7 @@ enum FileChunks {
             } catch {
                 try? handle.close()
                 throw RequestKitError(
-                    code: .fileSystem,
+                    .fileSystem,
                     subject: url.path,
                     reason: "the file cannot be read",
                     underlying: error

@@ -18,7 +18,7 @@ enum Gzip {
                 Int32(MemoryLayout<z_stream>.size)
             ) == Z_OK
         else {
-            throw RequestKitError(code: .invalidRequest, subject: "gzip", reason: "zlib could not start compressing")
+            throw RequestKitError(.invalidRequest, subject: "gzip", reason: "zlib could not start compressing")
         }
         defer { deflateEnd(&stream) }
         var output = Data(count: Int(deflateBound(&stream, uLong(data.count))) + 32)
@@ -33,7 +33,7 @@ enum Gzip {
             }
         }
         guard status == Z_STREAM_END else {
-            throw RequestKitError(code: .invalidRequest, subject: "gzip", reason: "zlib failed with status \(status)")
+            throw RequestKitError(.invalidRequest, subject: "gzip", reason: "zlib failed with status \(status)")
         }
         output.count = Int(stream.total_out)
         return output

@@ -28,7 +28,7 @@ final class GzipStream {
         guard status == Z_OK else {
             stream.deinitialize(count: 1)
             stream.deallocate()
-            throw RequestKitError(code: .invalidRequest, subject: "gzip", reason: "zlib could not start compressing")
+            throw RequestKitError(.invalidRequest, subject: "gzip", reason: "zlib could not start compressing")
         }
     }
 
@@ -75,7 +75,7 @@ final class GzipStream {
             }
         }
         guard status == Z_OK || status == Z_STREAM_END else {
-            throw RequestKitError(code: .invalidRequest, subject: "gzip", reason: "zlib failed with status \(status)")
+            throw RequestKitError(.invalidRequest, subject: "gzip", reason: "zlib failed with status \(status)")
         }
         return output
     }

@@ -118,7 +118,7 @@ struct MultipartBody: Sendable {
             guard let chunk = try await iterator.state.0.next() else {
                 guard iterator.state.1 == length else {
                     throw RequestKitError(
-                        code: .invalidRequest,
+                        .invalidRequest,
                         subject: name,
                         reason: "the part streamed \(iterator.state.1) bytes, not the promised \(length)"
                     )
@@ -128,7 +128,7 @@ struct MultipartBody: Sendable {
             iterator.state.1 += Int64(chunk.count)
             guard iterator.state.1 <= length else {
                 throw RequestKitError(
-                    code: .invalidRequest,
+                    .invalidRequest,
                     subject: name,
                     reason: "the part streamed more than the promised \(length) bytes"
                 )

@@ -228,7 +228,7 @@ public struct RequestBuilder: Sendable {
         var descriptor = self.descriptor
         let operation = descriptor.operationName
         func refuse(_ reason: String) -> RequestKitError {
-            RequestKitError(code: .invalidRequest, subject: descriptor.path, reason: reason, operation: operation)
+            RequestKitError(.invalidRequest, subject: descriptor.path, reason: reason, operation: operation)
         }
         if let problem = problems.first { throw refuse(problem) }
         if var multipart {

@@ -49,7 +49,7 @@ extension ClientResponse {
             self.init(InMemoryChunk(data: data)) { limit in
                 guard data.count <= limit else {
                     throw RequestKitError(
-                        code: .bodyTooLarge,
+                        .bodyTooLarge,
                         subject: "response body",
                         reason: "the body is larger than the limit of \(limit) bytes"
                     )
@@ -78,7 +78,7 @@ extension ClientResponse {
             for try await chunk in self {
                 guard collected.count + chunk.count <= limit else {
                     throw RequestKitError(
-                        code: .bodyTooLarge,
+                        .bodyTooLarge,
                         subject: "response body",
                         reason: "the body is larger than the limit of \(limit) bytes"
                     )

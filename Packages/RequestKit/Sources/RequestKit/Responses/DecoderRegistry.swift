@@ -171,7 +171,7 @@ public struct DecoderRegistry: Sendable {
             }
         guard let text = String(data: data, encoding: encoding) else {
             throw RequestKitError(
-                code: .decodingFailed,
+                .decodingFailed,
                 subject: contentType,
                 reason: "the text is not valid \(charset)"
             )

@@ -43,7 +43,7 @@ public struct JSONLines<Model: Decodable & Sendable>: AsyncSequence, Sendable {
 
         private func failure(_ reason: String, _ error: any Error) -> RequestKitError {
             RequestKitError(
-                code: .decodingFailed,
+                .decodingFailed,
                 subject: "\(Model.self)",
                 reason: reason,
                 operation: lines.chunks.operation,

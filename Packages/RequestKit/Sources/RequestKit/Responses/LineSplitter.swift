@@ -65,7 +65,7 @@ struct LineSplitter: Sendable {
     private func checkLength(adding count: Int) throws(RequestKitError) {
         guard partial.count + count <= maximumLength else {
             throw RequestKitError(
-                code: .bodyTooLarge,
+                .bodyTooLarge,
                 subject: "response line",
                 reason: "a line is longer than the limit of \(maximumLength) bytes"
             )

@@ -45,7 +45,7 @@ extension ResponseDecoding where Value == ResponseContent {
                 throw error
             } catch {
                 throw RequestKitError(
-                    code: .decodingFailed,
+                    .decodingFailed,
                     subject: input.contentType ?? "no content type",
                     reason: "the body does not decode as its content type",
                     status: input.status,
@@ -72,7 +72,7 @@ extension ResponseDecoding {
             }
             if input.hasNoBody {
                 throw RequestKitError(
-                    code: .decodingFailed,
+                    .decodingFailed,
                     subject: "\(Value.self)",
                     reason: "the response has no body",
                     status: input.status
@@ -82,7 +82,7 @@ extension ResponseDecoding {
                 MediaTypeName.isJSON(essence: MediaTypeName.essence(of: contentType))
             else {
                 throw RequestKitError(
-                    code: .unacceptableContentType,
+                    .unacceptableContentType,
                     subject: input.contentType ?? "no content type",
                     reason: "a \(Value.self) is decoded from JSON",
                     status: input.status
@@ -95,7 +95,7 @@ extension ResponseDecoding {
                 return try ModelCoding.decode(Value.self, from: input.data)
             } catch let error as ModelDecodingError {
                 throw RequestKitError(
-                    code: .decodingFailed,
+                    .decodingFailed,
                     subject: "\(Value.self)",
                     reason: error.description,
                     status: input.status,
@@ -103,7 +103,7 @@ extension ResponseDecoding {
                 )
             } catch {
                 throw RequestKitError(
-                    code: .decodingFailed,
+                    .decodingFailed,
                     subject: "\(Value.self)",
                     reason: DecodingErrorPath.describe(error),
                     status: input.status,

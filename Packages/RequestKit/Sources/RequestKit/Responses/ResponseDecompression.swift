@@ -138,7 +138,7 @@ struct DecodedChunks: AsyncSequence, Sendable {
                     decodedSize += Int64(produced)
                     guard decodedSize <= owner.limit else {
                         throw RequestKitError(
-                            code: .bodyTooLarge,
+                            .bodyTooLarge,
                             subject: owner.url.absoluteString,
                             reason: "the decompressed body is larger than the limit of \(owner.limit) bytes",
                             operation: owner.operation,
@@ -157,7 +157,7 @@ struct DecodedChunks: AsyncSequence, Sendable {
 
         private func failure(_ reason: String) -> RequestKitError {
             RequestKitError(
-                code: .decompressionFailed,
+                .decompressionFailed,
                 subject: owner.url.absoluteString,
                 reason: "the \(owner.coding) body cannot be decoded: \(reason)",
                 operation: owner.operation,

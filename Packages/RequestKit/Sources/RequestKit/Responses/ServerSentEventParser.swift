@@ -43,7 +43,7 @@ struct ServerSentEventParser: Sendable {
         case "data":
             guard data.count + value.count + 1 <= maximumDataLength else {
                 throw RequestKitError(
-                    code: .bodyTooLarge,
+                    .bodyTooLarge,
                     subject: "server-sent event",
                     reason: "an event's data is longer than the limit of \(maximumDataLength) bytes"
                 )

@@ -66,7 +66,7 @@ public struct PinningPolicy: Sendable, Hashable {
     /// - Throws: ``RequestKitError/Code/invalidRequest`` when `pins` is empty or a digest is not 32 bytes.
     public mutating func pin(_ host: String, _ pins: [Pin]) throws(RequestKitError) {
         guard !pins.isEmpty, pins.allSatisfy({ $0.sha256.count == 32 }) else {
-            throw RequestKitError(code: .invalidRequest, subject: host, reason: "a host needs 32-byte SHA-256 pins")
+            throw RequestKitError(.invalidRequest, subject: host, reason: "a host needs 32-byte SHA-256 pins")
         }
         pinsByHost[host.lowercased(), default: []].append(contentsOf: pins)
     }

@@ -11,8 +11,8 @@
 /// ```
 public struct TLSVerificationError: Error, Sendable, CustomStringConvertible {
     /// The verification step that failed.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private enum Value: String, Sendable, Hashable {
+    public struct Code: Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        private enum Value: String, Sendable, CaseIterable {
             case untrustedIssuer
             case expired
             case notYetValid
@@ -35,27 +35,40 @@ public struct TLSVerificationError: Error, Sendable, CustomStringConvertible {
         /// signature); ``TLSVerificationError/detail`` has the TLS library's words.
         public static let other = Code(.other)
 
-        public var description: String { value.rawValue }
+        /// Every code, in declaration order.
+        public static var allCases: [Code] { Value.allCases.map(Code.init) }
+
+        /// The code's name, as written in Swift (`untrustedIssuer`): stable, fit for a metric label or a log field.
+        public var name: String { String(describing: value) }
+
+        /// The code's name, as ``name``.
+        public var description: String { name }
     }
 
     /// The check that failed.
     public let code: Code
 
     /// The check's name (`expired`), bounded and stable: fit for a metric label or a log field.
-    public var shortDescription: String { code.description }
+    public var shortDescription: String { code.name }
     /// The host the client connected to.
     public let host: String
     /// What the TLS library reported.
     public let detail: String
 
     /// Creates an error.
-    public init(code: Code, host: String, detail: String) {
+    public init(_ code: Code, host: String, detail: String) {
         self.code = code
         self.host = host
         self.detail = detail
     }
 
+    /// Creates an error.
+    @available(*, deprecated, renamed: "init(_:host:detail:)")
+    public init(code: Code, host: String, detail: String) {
+        self.init(code, host: host, detail: detail)
+    }
+
     public var description: String {
-        "TLS verification of \(host) failed (\(code)): \(detail)"
+        "TLS verification of \(host.prefix(100)) failed (\(code)): \(detail.prefix(300))"
     }
 }

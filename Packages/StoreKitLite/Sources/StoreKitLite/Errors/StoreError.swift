@@ -7,8 +7,8 @@ public import Foundation
 /// names the code, the entity, up to three record IDs and a detail cut to 120 characters.
 public struct StoreError: Error, Sendable, CustomStringConvertible {
     /// What failed.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private enum Value: String, Sendable {
+    public struct Code: Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        private enum Value: String, Sendable, CaseIterable {
             case notInitialized = "the store is not initialized yet"
             case initializationFailed = "the store failed to initialize"
             case invalidModel = "the model is invalid"
@@ -82,10 +82,17 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         /// connection by themselves.
         public static let connectionLost = Code(.connectionLost)
 
-        public var description: String { value.rawValue }
+        /// Every code, in declaration order.
+        public static var allCases: [Code] { Value.allCases.map(Code.init) }
 
-        /// The code's name, as written in Swift (`conflict`).
+        /// The code's name, as written in Swift (`notInitialized`): stable, fit for a metric label or a log field.
         public var name: String { String(describing: value) }
+
+        /// The code's name, as ``name``.
+        public var description: String { name }
+
+        /// A short sentence for people, used in the error's description.
+        var phrase: String { value.rawValue }
     }
 
     /// What went wrong.
@@ -122,8 +129,8 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        var text = code.description
-        if let entity { text += " (\(entity))" }
+        var text = code.phrase
+        if let entity { text += " (\(entity.prefix(100)))" }
         if !records.isEmpty {
             let shown = records.prefix(3).map { $0.uuidString.lowercased() }.joined(separator: ", ")
             text += ": " + shown + (records.count > 3 ? " and \(records.count - 3) more" : "")

@@ -222,10 +222,20 @@ extension PersistenceService {
         rollback()
     }
 
-    /// Waits until initialization finishes.
+    /// Blocks the calling thread until initialization finishes; the synchronous form of
+    /// ``waitUntilInitialized()``.
+    ///
+    /// - Throws: the error initialization failed with.
+    @available(*, noasync, message: "use the async waitUntilInitialized()")
+    public func blockUntilInitialized() throws(StoreError) {
+        try context.waitUntilInitializedBlocking()
+    }
+
+    /// Blocks the calling thread until initialization finishes.
+    @available(*, deprecated, renamed: "blockUntilInitialized()")
     @available(*, noasync, message: "use the async waitUntilInitialized()")
     public func waitUntilInitializedAndWait() throws(StoreError) {
-        try context.waitUntilInitializedBlocking()
+        try blockUntilInitialized()
     }
 
     private func updateBlocking<R: Record>(

@@ -55,7 +55,7 @@ final class StoreContext: Sendable {
                     : StoreError(
                         .initializationFailed,
                         entity: error.entity,
-                        detail: error.code.description + (error.detail.isEmpty ? "" : "; " + error.detail),
+                        detail: error.code.phrase + (error.detail.isEmpty ? "" : "; " + error.detail),
                         reason: error.reason,
                         underlying: error.underlying ?? error
                     )

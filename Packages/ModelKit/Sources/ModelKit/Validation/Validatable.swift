@@ -32,7 +32,7 @@ extension Validatable {
     public func validate() throws(ValidationError) {
         let failures = validationFailures
         if !failures.isEmpty {
-            throw ValidationError(failures: failures)
+            throw ValidationError(.validationFailed, failures: failures)
         }
     }
 }

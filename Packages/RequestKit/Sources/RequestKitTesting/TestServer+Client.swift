@@ -1,13 +1,16 @@
-import Foundation
-import HTTPTypes
-import ModelKit
-import RequestKit
-import RequestKitAsyncHTTPClient
-import RequestKitTesting
+public import RequestKit
+public import RequestKitAsyncHTTPClient
 
-/// Runs `body` with a test server answering through `handler`, a transport, and a client pointed at the server.
+/// Runs `body` with a loopback ``TestServer`` answering through `handler`, an `AsyncHTTPClientTransport`, and a
+/// `RequestClient` pointed at the server; shuts all of them down when `body` returns or throws.
+///
+/// - Parameters:
+///   - configuration: the client's configuration.
+///   - transportConfiguration: the transport's configuration; with an `authority`, its TLS settings trust it.
+///   - authority: serves over TLS with a certificate of this authority, when given.
+///   - handler: answers each request.
 @discardableResult
-func withClient<Result>(
+public func withClient<Result>(
     configuration: RequestClient.Configuration = RequestClient.Configuration(),
     transportConfiguration: AsyncHTTPClientTransport.Configuration = AsyncHTTPClientTransport.Configuration(),
     authority: TestCertificateAuthority? = nil,

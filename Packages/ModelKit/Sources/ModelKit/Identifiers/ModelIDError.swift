@@ -1,8 +1,8 @@
 /// Why a string is not a ``ModelID``.
 public struct ModelIDError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A kind of failure; new codes may be added.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private enum Value: String, Sendable {
+    public struct Code: Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        private enum Value: String, Sendable, CaseIterable {
             case invalidUUID = "not a UUID"
         }
 
@@ -15,11 +15,17 @@ public struct ModelIDError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The text is not a UUID in the 8-4-4-4-12 hexadecimal form.
         public static let invalidUUID = Code(.invalidUUID)
 
-        /// A short phrase naming the code.
-        public var description: String { value.rawValue }
+        /// Every code, in declaration order.
+        public static var allCases: [Code] { Value.allCases.map(Code.init) }
 
-        /// The code's name, as written in Swift (`invalidUUID`).
+        /// The code's name, as written in Swift (`invalidUUID`): stable, fit for a metric label or a log field.
         public var name: String { String(describing: value) }
+
+        /// The code's name, as ``name``.
+        public var description: String { name }
+
+        /// A short phrase for people, used in the error's description.
+        var phrase: String { value.rawValue }
     }
 
     /// What went wrong.

@@ -1,8 +1,8 @@
 /// Why a media type or `Accept` header could not be parsed.
 public struct MIMETypeError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A kind of failure; new codes may be added.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private enum Value: String, Sendable {
+    public struct Code: Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        private enum Value: String, Sendable, CaseIterable {
             case malformed = "malformed media type"
             case invalidQuality = "invalid quality value"
             case invalidWildcard = "invalid wildcard"
@@ -21,11 +21,17 @@ public struct MIMETypeError: Error, Sendable, Hashable, CustomStringConvertible 
         /// A wildcard type with a concrete subtype, such as `*/json`.
         public static let invalidWildcard = Code(.invalidWildcard)
 
-        /// A short phrase naming the code.
-        public var description: String { value.rawValue }
+        /// Every code, in declaration order.
+        public static var allCases: [Code] { Value.allCases.map(Code.init) }
 
-        /// The code's name, as written in Swift (`malformed`).
+        /// The code's name, as written in Swift (`malformed`): stable, fit for a metric label or a log field.
         public var name: String { String(describing: value) }
+
+        /// The code's name, as ``name``.
+        public var description: String { name }
+
+        /// A short phrase for people, used in the error's description.
+        var phrase: String { value.rawValue }
     }
 
     /// What went wrong.
@@ -50,6 +56,6 @@ public struct MIMETypeError: Error, Sendable, Hashable, CustomStringConvertible 
 
     /// `malformed media type at offset 5 in "text/": expected a subtype`.
     public var description: String {
-        "\(code) at offset \(offset) in \(ModelKitText.quoted(input)): expected \(expected)"
+        "\(code.phrase) at offset \(offset) in \(ModelKitText.quoted(input)): expected \(ModelKitText.truncated(expected, limit: 120))"
     }
 }

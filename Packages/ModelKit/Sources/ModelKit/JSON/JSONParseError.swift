@@ -13,8 +13,8 @@
 /// ```
 public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A kind of parse failure; new codes may be added.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private enum Value: String, Sendable {
+    public struct Code: Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        private enum Value: String, Sendable, CaseIterable {
             case unexpectedEndOfInput = "unexpected end of input"
             case unexpectedCharacter = "unexpected character"
             case invalidNumber = "invalid number"
@@ -51,11 +51,17 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
         /// Arrays and objects nested deeper than the parser's limit.
         public static let nestingTooDeep = Code(.nestingTooDeep)
 
-        /// A short phrase naming the code.
-        public var description: String { value.rawValue }
+        /// Every code, in declaration order.
+        public static var allCases: [Code] { Value.allCases.map(Code.init) }
 
-        /// The code's name, as written in Swift (`unexpectedCharacter`).
+        /// The code's name, as written in Swift (`unexpectedCharacter`): stable, fit for a metric label or a log field.
         public var name: String { String(describing: value) }
+
+        /// The code's name, as ``name``.
+        public var description: String { name }
+
+        /// A short phrase for people, used in the error's description.
+        var phrase: String { value.rawValue }
     }
 
     /// What went wrong.
@@ -76,7 +82,7 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
     public let found: String
 
     /// Creates an error at a position that has already been resolved into line and column.
-    init(code: Code, offset: Int, line: Int, column: Int, expected: String, found: String) {
+    init(_ code: Code, offset: Int, line: Int, column: Int, expected: String, found: String) {
         self.code = code
         self.offset = offset
         self.line = line
@@ -88,9 +94,11 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
     /// `line L, column C (byte B): expected …, found …`, bounded in length.
     public var description: String {
         let prefix = "line \(line), column \(column) (byte \(offset)): "
+        let expected = ModelKitText.truncated(expected, limit: 120)
+        let found = ModelKitText.truncated(found, limit: 120)
         switch code {
         case .nestingTooDeep, .duplicateKey, .numberOutOfRange, .invalidUTF8, .controlCharacterInString:
-            return prefix + "\(code): expected \(expected), found \(found)"
+            return prefix + "\(code.phrase): expected \(expected), found \(found)"
         default:
             return prefix + "expected \(expected), found \(found)"
         }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ModelKitTesting
 import Synchronization
 
 #if canImport(Glibc)

@@ -517,7 +517,7 @@ struct JSONParser: ~Copyable {
             }
         }
         return JSONParseError(
-            code: code,
+            code,
             offset: position,
             line: line,
             column: column,

@@ -1,8 +1,8 @@
 /// Why a versioned operation failed.
 public struct VersioningError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A kind of failure; new codes may be added.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private enum Value: String, Sendable {
+    public struct Code: Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        private enum Value: String, Sendable, CaseIterable {
             case invalidVersion = "invalid API version"
             case unsupportedVersion = "unsupported API version"
             case missingCanonical = "existing value required"
@@ -25,11 +25,17 @@ public struct VersioningError: Error, Sendable, Hashable, CustomStringConvertibl
         /// A representation holds a value the canonical model cannot take.
         public static let conversionFailed = Code(.conversionFailed)
 
-        /// A short phrase naming the code.
-        public var description: String { value.rawValue }
+        /// Every code, in declaration order.
+        public static var allCases: [Code] { Value.allCases.map(Code.init) }
 
-        /// The code's name, as written in Swift (`invalidVersion`).
+        /// The code's name, as written in Swift (`invalidVersion`): stable, fit for a metric label or a log field.
         public var name: String { String(describing: value) }
+
+        /// The code's name, as ``name``.
+        public var description: String { name }
+
+        /// A short phrase for people, used in the error's description.
+        var phrase: String { value.rawValue }
     }
 
     /// What went wrong.
@@ -47,6 +53,6 @@ public struct VersioningError: Error, Sendable, Hashable, CustomStringConvertibl
         self.detail = ModelKitText.truncated(detail, limit: 200)
     }
 
-    /// `code: detail`.
-    public var description: String { "\(code): \(detail)" }
+    /// `phrase: detail`, such as `invalid API version: "two"`.
+    public var description: String { "\(code.phrase): \(detail)" }
 }

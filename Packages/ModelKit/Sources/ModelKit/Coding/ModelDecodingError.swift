@@ -9,8 +9,8 @@ import Foundation
 /// column. Compare ``code`` with the static members of ``Code``.
 public struct ModelDecodingError: Error, Sendable, CustomStringConvertible {
     /// A kind of decoding failure; new codes may be added.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private enum Value: String, Sendable {
+    public struct Code: Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        private enum Value: String, Sendable, CaseIterable {
             case typeMismatch = "type mismatch"
             case missingKey = "missing key"
             case nullValue = "null value"
@@ -35,11 +35,17 @@ public struct ModelDecodingError: Error, Sendable, CustomStringConvertible {
         /// The input is not JSON at all; ``ModelDecodingError/jsonError`` says where.
         public static let malformedJSON = Code(.malformedJSON)
 
-        /// A short phrase naming the code.
-        public var description: String { value.rawValue }
+        /// Every code, in declaration order.
+        public static var allCases: [Code] { Value.allCases.map(Code.init) }
 
-        /// The code's name, as written in Swift (`typeMismatch`).
+        /// The code's name, as written in Swift (`typeMismatch`): stable, fit for a metric label or a log field.
         public var name: String { String(describing: value) }
+
+        /// The code's name, as ``name``.
+        public var description: String { name }
+
+        /// A short phrase for people, used in the error's description.
+        var phrase: String { value.rawValue }
     }
 
     /// What went wrong.
@@ -59,7 +65,9 @@ public struct ModelDecodingError: Error, Sendable, CustomStringConvertible {
 
     /// The path, then what was expected and found, in one bounded line.
     public var description: String {
-        let prefix = path.isEmpty ? "" : "\(path): "
+        let prefix = path.isEmpty ? "" : "\(ModelKitText.truncated(path, limit: 200)): "
+        let expected = expected.map { ModelKitText.truncated($0, limit: 120) }
+        let found = found.map { ModelKitText.truncated($0, limit: 120) }
         switch code {
         case .malformedJSON:
             return "malformed JSON at \(jsonError.map(String.init(describing:)) ?? "an unknown position")"
@@ -74,7 +82,7 @@ public struct ModelDecodingError: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    private init(code: Code, path: String, expected: String?, found: String?, jsonError: JSONParseError? = nil) {
+    init(_ code: Code, path: String, expected: String?, found: String?, jsonError: JSONParseError? = nil) {
         self.code = code
         self.path = path
         self.expected = expected
@@ -84,7 +92,7 @@ public struct ModelDecodingError: Error, Sendable, CustomStringConvertible {
 
     /// Wraps a parse error of the input.
     init(malformedJSON error: JSONParseError) {
-        self.init(code: .malformedJSON, path: "", expected: error.expected, found: error.found, jsonError: error)
+        self.init(.malformedJSON, path: "", expected: error.expected, found: error.found, jsonError: error)
     }
 
     /// Maps Foundation's error, looking up the found value in a parse of `input` (failure path only).
@@ -104,7 +112,7 @@ public struct ModelDecodingError: Error, Sendable, CustomStringConvertible {
             let components = FieldPath.components(of: context.codingPath)
             let value = found(at: components)
             self.init(
-                code: value?.isNull == true ? .nullValue : .typeMismatch,
+                value?.isNull == true ? .nullValue : .typeMismatch,
                 path: FieldPath.render(components),
                 expected: Self.typeName(type),
                 found: value.map(FieldPath.describe)
@@ -114,18 +122,18 @@ public struct ModelDecodingError: Error, Sendable, CustomStringConvertible {
             let value = found(at: components)
             if let value {
                 self.init(
-                    code: value.isNull ? .nullValue : .typeMismatch,
+                    value.isNull ? .nullValue : .typeMismatch,
                     path: FieldPath.render(components),
                     expected: Self.typeName(type),
                     found: FieldPath.describe(value)
                 )
             } else {
                 // An unkeyed container ran out of elements.
-                self.init(code: .missingKey, path: FieldPath.render(components), expected: "element", found: nil)
+                self.init(.missingKey, path: FieldPath.render(components), expected: "element", found: nil)
             }
         case .keyNotFound(let key, let context):
             let components = FieldPath.components(of: context.codingPath + [key])
-            self.init(code: .missingKey, path: FieldPath.render(components), expected: "key", found: nil)
+            self.init(.missingKey, path: FieldPath.render(components), expected: "key", found: nil)
         case .dataCorrupted(let context):
             var components = FieldPath.components(of: context.codingPath)
             // Foundation reports a number that fits no integer type (`2020.5` or `1e30` for an `Int`) as "not
@@ -141,14 +149,14 @@ public struct ModelDecodingError: Error, Sendable, CustomStringConvertible {
             }
             let value = found(at: components)
             self.init(
-                code: .invalidData,
+                .invalidData,
                 path: FieldPath.render(components),
                 expected: expected,
                 found: value.map(FieldPath.describe)
             )
         @unknown default:
             self.init(
-                code: .invalidData,
+                .invalidData,
                 path: "",
                 expected: nil,
                 found: ModelKitText.truncated(String(describing: error), limit: 120)
