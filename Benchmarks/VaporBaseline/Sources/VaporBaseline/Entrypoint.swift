@@ -49,9 +49,12 @@ enum Entrypoint {
 
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // fleetd writes milliseconds only when a date has a fraction of a second; so does this, to answer the same JSON.
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
-            try container.encode(date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+            let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+            let whole = milliseconds.truncatingRemainder(dividingBy: 1000) == 0
+            try container.encode(date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: !whole)))
         }
         ContentConfiguration.global.use(encoder: encoder, for: .json)
 
