@@ -76,10 +76,19 @@ enum SQLiteReader {
         return total
     }
 
-    static func rows(ids: [UUID], entity: EntityDescription, in db: Database) throws -> [StoreRow] {
+    /// The `SELECT … WHERE id = ?` text of each entity, built once per process instead of once per read.
+    private static let selectByIDTexts = Locked<[EntityDescription: String]>([:])
+
+    static func selectByID(_ entity: EntityDescription) -> String {
+        if let text = selectByIDTexts.withLock({ $0[entity] }) { return text }
         let columns = (["id", "revision"] + entity.columns.map(\.name)).map(SQLSchema.quoted)
-        let sql = "SELECT \(columns.joined(separator: ", ")) FROM \(SQLSchema.quoted(entity.name)) WHERE id = ?"
-        let handle = try db.cachedStatement(sql: sql).sqliteStatement
+        let text = "SELECT \(columns.joined(separator: ", ")) FROM \(SQLSchema.quoted(entity.name)) WHERE id = ?"
+        selectByIDTexts.withLock { $0[entity] = text }
+        return text
+    }
+
+    static func rows(ids: [UUID], entity: EntityDescription, in db: Database) throws -> [StoreRow] {
+        let handle = try db.cachedStatement(sql: selectByID(entity)).sqliteStatement
         defer { sqlite3_reset(handle) }
         var rows: [StoreRow] = []
         for id in ids {
