@@ -283,7 +283,7 @@ struct FleetRestartTests {
     func aCommandSentWhileTheDaemonRestartsSucceedsOnceItIsBack() async throws {
         let harness = try CLIHarness()
         defer { harness.remove() }
-        let port = try await closedPort()
+        let port = try await releasedPort()
         try await harness.use(try #require(URL(string: "http://127.0.0.1:\(port)")))
         let fleetd = FakeFleetd()
         // The command starts while nothing listens; the daemon comes back on the same port a moment later.

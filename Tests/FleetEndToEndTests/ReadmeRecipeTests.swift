@@ -37,7 +37,7 @@ struct ReadmeRecipeTests {
         let (database, schema) = try #require(TestPostgres.freshSchema("recipe"))
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleetd-recipe-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let ports = [try await closedPort(), try await closedPort()]
+        let ports = [try await releasedPort(), try await releasedPort()]
 
         var script = try Self.recipe()
         #expect(script.contains { $0.hasPrefix("export FLEETD_DATABASE=") }, "the URL goes in FLEETD_DATABASE")

@@ -264,8 +264,15 @@ public final class FakeFleetd: Sendable {
     }
 }
 
-/// A loopback port nothing listens on: a server's port after the server has shut down.
+/// A loopback port that refuses connections for the rest of the test process (``RequestKitTesting/closedLoopbackPort()``).
 public func closedPort() async throws -> Int {
+    try closedLoopbackPort()
+}
+
+/// A loopback port nothing listens on now, for a test that starts a server on it later: a server's port after the
+/// server has shut down. Another test's server may be given it meanwhile; use ``closedPort()`` when nothing should
+/// ever answer.
+public func releasedPort() async throws -> Int {
     let server = try await TestServer.start(handler: { _ in .status(200) })
     let port = server.port
     try await server.shutdown()

@@ -7,14 +7,6 @@ import RequestKitTesting
 import Testing
 
 struct ReachabilityTests {
-    /// A loopback port nothing listens on: a server that was started and stopped.
-    private func closedPort() async throws -> Int {
-        let server = try await TestServer.start(handler: { _ in .status(200) })
-        let port = server.port
-        try await server.shutdown()
-        return port
-    }
-
     @Test func theMonitorReportsALiveHostAsReachableAndAStoppedOneAsUnreachable() async throws {
         let server = try await TestServer.start(handler: { _ in .status(200) })
         let environment = try ServiceEnvironment(name: "live", baseURL: server.baseURL)
@@ -30,7 +22,7 @@ struct ReachabilityTests {
     }
 
     @Test func requestsFailFastWhileTheHostIsUnreachableAndGoThroughOnceItIsBack() async throws {
-        let port = try await closedPort()
+        let port = try closedLoopbackPort()
         try await TestServer.withTestServer(handler: { _ in .text("up") }) { server in
             try await AsyncHTTPClientTransport.withTransport { transport in
                 let environments = try EnvironmentService(
