@@ -41,6 +41,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // Tracing: the in-memory tracer of the packages' tests.
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         // fleetd's flags, environment variables and JSON file (FleetConfiguration), and module settings read by key in
         // ServiceModulesTests. The CommandLineArguments trait brings the command-line arguments provider.
         .package(
@@ -94,6 +96,7 @@ let package = Package(
                 .product(name: "ModelKitTesting", package: "ModelKit"),
                 .product(name: "ProcessTesting", package: "ModelKit"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
             path: "Packages/RequestKit/Tests/RequestKitTests",
             swiftSettings: sharedSwiftSettings

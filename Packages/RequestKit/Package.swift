@@ -28,6 +28,8 @@ let package = Package(
         // Logging through a handed-in Logger; metrics per endpoint and status.
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        // Spans for requests and attempts, and `traceparent` in outgoing headers, through the installed tracer.
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         // The transport.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         // Event loops, HTTP/1 server for the test server, TLS and pinning.
@@ -52,6 +54,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: sharedSwiftSettings
         ),
@@ -98,6 +101,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: sharedSwiftSettings
         ),

@@ -73,6 +73,9 @@ public final class AsyncHTTPClientTransport: Transport {
         // AsyncHTTPClient would retry every failed connection until the connect timeout, a certificate that fails
         // verification included (ten seconds for a certain failure). Only refused connections are retried, here.
         settings.connectionPool.retryConnectionEstablishment = false
+        // RequestKit records the request's and each attempt's spans and sends the trace context itself; a second
+        // span from AsyncHTTPClient would only repeat the attempt's, ending at the response head.
+        settings.tracing.tracer = nil
         if !configuration.pinning.isEmpty {
             let verifier = PinVerifier(policy: configuration.pinning)
             settings.http1_1ConnectionDebugInitializer = { channel in verifier.verify(channel) }

@@ -2,6 +2,7 @@ public import Foundation
 public import HTTPTypes
 import ModelKit
 import Synchronization
+public import Tracing
 
 /// The data request service: sends requests to the current environment through the middleware chain and a
 /// transport, validates and decodes the responses.
@@ -60,6 +61,11 @@ public struct RequestClient: Sendable {
         /// the default), rejected, or coalesced into one request to the server. A request's own policy wins. See
         /// <doc:DuplicateRequests>.
         public var duplicatePolicy = DuplicatePolicy.allow
+        /// Records a span for each request and a child span for each attempt sent to the server, and puts the
+        /// attempt's trace context in its header fields (`traceparent` with an OpenTelemetry tracer); `nil` traces
+        /// nothing and costs nothing. By default the tracer the application installed when the configuration was
+        /// made (``RequestTracing/installedTracer``): bootstrap tracing before making clients. See <doc:Tracing>.
+        public var tracer: (any Tracer)? = RequestTracing.installedTracer
 
         /// Creates the default configuration.
         public init() {}
@@ -93,7 +99,8 @@ public struct RequestClient: Sendable {
             middleware: Self.assembleMiddleware(configuration),
             transport: transport,
             decompression: configuration.decompression,
-            observers: configuration.observers
+            observers: configuration.observers,
+            tracer: configuration.tracer
         )
         self.counter = RequestCounter()
         var headerFields = configuration.headerFields
@@ -194,6 +201,8 @@ public struct RequestClient: Sendable {
         var request: ClientRequest
         var environment: ServiceEnvironment
         var decorators: [any Middleware]
+        /// The endpoint's name, or `nil` for a request named after its method and path (too many names for spans).
+        var endpointName: String?
     }
 
     /// Resolves a described request against the current environment and merges the client's settings into it.
@@ -241,13 +250,27 @@ public struct RequestClient: Sendable {
         }
         // Without decorators no array of existentials is built.
         let decorators: [any Middleware] = descriptor.decorators.isEmpty ? [] : descriptor.decorators
-        return Prepared(request: request, environment: environment, decorators: decorators)
+        return Prepared(
+            request: request,
+            environment: environment,
+            decorators: decorators,
+            endpointName: configuration.tracer == nil ? nil : Self.spanName(of: descriptor)
+        )
+    }
+
+    /// The name of a request's span: the endpoint's own name, or `nil` for the method alone when the request has
+    /// none or it is the default `"METHOD path"`, whose path may hold identifiers (OpenTelemetry asks for names of
+    /// low cardinality).
+    private static func spanName(of descriptor: RequestDescriptor) -> String? {
+        guard let name = descriptor.operation, !name.hasSuffix(descriptor.path) else { return nil }
+        return name
     }
 
     /// Whether a request needs none of the machinery around sending: no observers to tell, no overall timeout and
     /// no in-flight policy that could cut it short.
     func runsPlain(_ request: ClientRequest) -> Bool {
         configuration.observers.isEmpty && request.timeouts.overall == nil && configuration.inFlightPolicy != .cancel
+            && configuration.tracer == nil
     }
 
     /// Runs a described request and hands the response to `handle`, with events, limits and error context.
@@ -258,8 +281,46 @@ public struct RequestClient: Sendable {
         try await run(prepare(descriptor), handle: handle)
     }
 
-    /// Runs a prepared request and hands the response to `handle`, with events, limits and error context.
+    /// Runs a prepared request and hands the response to `handle`, with its span, events, limits and error context.
     func run<Value: Sendable>(
+        _ prepared: Prepared,
+        handle: @escaping @Sendable (ClientResponse) async throws -> Outcome<Value>
+    ) async throws(RequestKitError) -> Value {
+        guard let tracer = configuration.tracer else { return try await runObserved(prepared, handle: handle) }
+        let request = prepared.request
+        // A low-cardinality name, as OpenTelemetry asks: the endpoint's name, or the method.
+        let span = tracer.startSpan(
+            prepared.endpointName ?? request.method.rawValue,
+            context: ServiceContext.current ?? .topLevel,
+            ofKind: .internal
+        )
+        RequestTracing.setRequestAttributes(span, request)
+        if let length = request.body?.length { span.attributes[RequestTracing.AttributeKey.requestBodySize] = length }
+        do {
+            let value = try await ServiceContext.$current.withValue(span.context) {
+                try await runObserved(prepared) { response in
+                    span.attributes[RequestTracing.AttributeKey.statusCode] = response.status.code
+                    if let report = RequestTracing.cacheReport(in: response.headerFields) {
+                        span.attributes[RequestTracing.AttributeKey.cacheStatus] = String(report)
+                        span.attributes[RequestTracing.AttributeKey.cacheResult] = RequestTracing.cacheResult(report)
+                    }
+                    let outcome = try await handle(response)
+                    span.attributes[RequestTracing.AttributeKey.responseBodySize] = outcome.bytesReceived
+                    return outcome
+                }
+            }
+            span.end()
+            return value
+        } catch {
+            let wrapped = RequestKitError.wrapping(error, operation: request.operation, url: request.url)
+            RequestTracing.setFailure(span, wrapped)
+            span.end()
+            throw wrapped
+        }
+    }
+
+    /// Runs a prepared request and hands the response to `handle`, with events, limits and error context.
+    private func runObserved<Value: Sendable>(
         _ prepared: Prepared,
         handle: @escaping @Sendable (ClientResponse) async throws -> Outcome<Value>
     ) async throws(RequestKitError) -> Value {
@@ -291,6 +352,7 @@ public struct RequestClient: Sendable {
         }
         let started = ContinuousClock.now
         let status = Mutex<Int?>(nil)
+        let cacheResult = Mutex<String?>(nil)
         let chain = self.chain
         let sending = request
         let first = Self.firstStep(for: request, policy: configuration.duplicatePolicy)
@@ -303,6 +365,9 @@ public struct RequestClient: Sendable {
                     within: environment
                 )
                 status.withLock { $0 = response.status.code }
+                if !observers.isEmpty, let report = RequestTracing.cacheReport(in: response.headerFields) {
+                    cacheResult.withLock { $0 = RequestTracing.cacheResult(report) }
+                }
                 return try await handle(response)
             }
             if !observers.isEmpty {
@@ -315,7 +380,8 @@ public struct RequestClient: Sendable {
                     status: status.withLock { $0 },
                     bytesSent: request.body?.length,
                     bytesReceived: outcome.bytesReceived,
-                    error: nil
+                    error: nil,
+                    cacheResult: cacheResult.withLock { $0 }
                 )
                 for observer in observers { observer.requestFinished(event) }
             }
@@ -333,7 +399,8 @@ public struct RequestClient: Sendable {
                     status: wrapped.status,
                     bytesSent: request.body?.length,
                     bytesReceived: 0,
-                    error: wrapped
+                    error: wrapped,
+                    cacheResult: cacheResult.withLock { $0 }
                 )
                 for observer in observers { observer.requestFinished(event) }
             }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Tracing
 
 /// Runs a request through the configured middleware, outermost first, and finally through the transport.
 ///
@@ -24,6 +25,8 @@ final class MiddlewareChain: Sendable {
     private let transport: any Transport
     private let decompression: ResponseDecompression
     private let observers: [any RequestObserver]
+    /// Records a span for each attempt that reaches the transport, or `nil`.
+    private let tracer: (any Tracer)?
     private let endsInClosure: Bool
     /// Where steps start work that outlives a request; the client shuts it down.
     let backgroundWork: BackgroundWork
@@ -33,12 +36,14 @@ final class MiddlewareChain: Sendable {
         transport: any Transport,
         decompression: ResponseDecompression,
         observers: [any RequestObserver] = [],
+        tracer: (any Tracer)? = nil,
         backgroundWork: BackgroundWork = BackgroundWork()
     ) {
         self.steps = middleware
         self.transport = transport
         self.decompression = decompression
         self.observers = observers
+        self.tracer = tracer
         self.endsInClosure = false
         self.backgroundWork = backgroundWork
     }
@@ -52,6 +57,7 @@ final class MiddlewareChain: Sendable {
         self.transport = ClosureTransport(send: send)
         self.decompression = ResponseDecompression.disabled
         self.observers = []
+        self.tracer = nil
         self.endsInClosure = true
         self.backgroundWork = backgroundWork
     }
@@ -62,6 +68,7 @@ final class MiddlewareChain: Sendable {
         self.transport = chain.transport
         self.decompression = chain.decompression
         self.observers = chain.observers
+        self.tracer = chain.tracer
         self.endsInClosure = chain.endsInClosure
         self.backgroundWork = chain.backgroundWork
     }
@@ -139,13 +146,61 @@ final class MiddlewareChain: Sendable {
     /// Hands `request`, past every step, to the chain's end.
     private nonisolated(nonsending) func finish(_ request: ClientRequest) async throws -> ClientResponse {
         if endsInClosure { return try await transport.send(request) }
+        if let tracer { return try await finishTraced(request, tracer: tracer) }
         let response: ClientResponse
         do {
             response = try await transport.send(request)
         } catch let error as RequestKitError where Self.mayReplay(request, after: error) {
-            response = try await replay(request, after: error)
+            response = try await replay(request, after: error, span: nil)
         }
         return decompression.decode(response, operation: request.operation)
+    }
+
+    /// ``finish(_:)`` in a span of its own, kind `client`, whose context goes out in the request's header fields.
+    /// The span ends when the response head arrives; the request's span covers the body.
+    private nonisolated(nonsending) func finishTraced(
+        _ request: ClientRequest,
+        tracer: any Tracer
+    ) async throws -> ClientResponse {
+        let span = tracer.startSpan(
+            request.method.rawValue,
+            context: ServiceContext.current ?? .topLevel,
+            ofKind: .client
+        )
+        RequestTracing.setRequestAttributes(span, request)
+        span.updateAttributes { attributes in
+            attributes[RequestTracing.AttributeKey.attempt] = request.attempt
+            if request.attempt > 1 {
+                attributes[RequestTracing.AttributeKey.resendCount] = request.attempt - 1
+            }
+            if let retry = request.retryCause {
+                attributes[RequestTracing.AttributeKey.retryReason] = retry.reason
+                attributes[RequestTracing.AttributeKey.retryDelay] = retry.delay.timeInterval
+            }
+            if let length = request.body?.length {
+                attributes[RequestTracing.AttributeKey.requestBodySize] = length
+            }
+        }
+        var sending = request
+        tracer.inject(span.context, into: &sending.headerFields, using: RequestTracing.HeaderInjector())
+        do {
+            let response = try await ServiceContext.$current.withValue(span.context) {
+                let response: ClientResponse
+                do {
+                    response = try await transport.send(sending)
+                } catch let error as RequestKitError where Self.mayReplay(sending, after: error) {
+                    response = try await replay(sending, after: error, span: span)
+                }
+                return response
+            }
+            RequestTracing.setResponse(span, response)
+            span.end()
+            return decompression.decode(response, operation: request.operation)
+        } catch {
+            RequestTracing.setFailure(span, error)
+            span.end()
+            throw error
+        }
     }
 }
 
@@ -170,10 +225,20 @@ extension MiddlewareChain {
     /// one is closing. Each replay is told to the observers.
     private nonisolated(nonsending) func replay(
         _ request: ClientRequest,
-        after error: RequestKitError
+        after error: RequestKitError,
+        span: (any Span)?
     ) async throws -> ClientResponse {
         var failure = error
         for replay in 1...Self.maximumReplays {
+            span?.addEvent(
+                SpanEvent(
+                    name: RequestTracing.replayEvent,
+                    attributes: [
+                        RequestTracing.AttributeKey.replay: .int64(Int64(replay)),
+                        RequestTracing.AttributeKey.errorType: .string(failure.code.name),
+                    ]
+                )
+            )
             if !observers.isEmpty {
                 let event = RequestReplayed(
                     id: request.observationID,

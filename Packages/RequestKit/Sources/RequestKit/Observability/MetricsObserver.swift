@@ -7,7 +7,11 @@ public import Metrics
 /// `method` and `status` (the status code, or `error` when no response arrived), and a counter
 /// `<label>.bytes_received`. With a ``RetryPolicy``, a counter `<label>.retries` counts the attempts that were
 /// retried, with the same dimensions (the status or `error` of the failed attempt). A counter `<label>.replays`
-/// counts the requests the server did not process that went out again, by `operation` and `method`.
+/// counts the requests the server did not process that went out again, by `operation` and `method`. A meter
+/// `<label>.in_flight` counts the requests started and not yet finished, by `operation` and `method`; a counter
+/// `<label>.attempts` counts every attempt told to ``requestAttemptFinished(_:)`` (with a ``RetryPolicy``), and a
+/// counter `<label>.cache` counts what the HTTP cache did, by `operation` and `result` (`hit`, `stale`,
+/// `revalidated`, `miss` or `bypass`).
 public struct MetricsObserver: RequestObserver {
     private let label: String
     private let factory: any MetricsFactory
@@ -19,15 +23,19 @@ public struct MetricsObserver: RequestObserver {
         self.factory = factory ?? MetricsSystem.factory
     }
 
-    public func requestStarted(_ event: RequestStarted) {}
+    public func requestStarted(_ event: RequestStarted) {
+        let dimensions = [("operation", event.operation), ("method", event.method.rawValue)]
+        Meter(label: "\(label).in_flight", dimensions: dimensions, factory: factory).increment()
+    }
 
     public func requestAttemptFinished(_ event: RequestAttemptFinished) {
-        guard event.retryDelay != nil else { return }
         let dimensions = [
             ("operation", event.operation),
             ("method", event.method.rawValue),
             ("status", event.status.map(String.init) ?? "error"),
         ]
+        Counter(label: "\(label).attempts", dimensions: dimensions, factory: factory).increment()
+        guard event.retryDelay != nil else { return }
         Counter(label: "\(label).retries", dimensions: dimensions, factory: factory).increment()
     }
 
@@ -37,6 +45,12 @@ public struct MetricsObserver: RequestObserver {
     }
 
     public func requestFinished(_ event: RequestFinished) {
+        let flight = [("operation", event.operation), ("method", event.method.rawValue)]
+        Meter(label: "\(label).in_flight", dimensions: flight, factory: factory).decrement()
+        if let result = event.cacheResult {
+            let cache = [("operation", event.operation), ("result", result)]
+            Counter(label: "\(label).cache", dimensions: cache, factory: factory).increment()
+        }
         let dimensions = [
             ("operation", event.operation),
             ("method", event.method.rawValue),

@@ -21,4 +21,7 @@ public struct RequestFinished: Sendable {
     public var bytesReceived: Int64
     /// The error, when the request failed.
     public var error: RequestKitError?
+    /// What the client's HTTP cache did with the request (`hit`, `stale`, `revalidated`, `miss` or `bypass`, see
+    /// ``RequestTracing/cacheResult(_:)``), or `nil` when the client has no cache or no response arrived.
+    public var cacheResult: String?
 }

@@ -25,6 +25,9 @@ public struct ClientRequest: Sendable {
     /// The number of this attempt, from 1; the retry middleware counts it up for every attempt it sends, so
     /// middleware below it, the transport and observers can tell attempts apart.
     public var attempt = 1
+    /// Why this attempt is a retry, and how long the retry step waited before it; `nil` for a first attempt. The
+    /// retry middleware sets it, and an attempt's span records it (see <doc:Tracing>).
+    public var retryCause: RetryCause?
     /// What sees each redirect a transport follows by itself, in order (see ``RedirectHandler``); empty by default.
     public var redirectHandlers: [any RedirectHandler] = []
     /// The request's number for observers (the ``RequestStarted/id``), or 0 when nobody observes it.
@@ -47,5 +50,20 @@ public struct ClientRequest: Sendable {
         self.timeouts = timeouts
         self.operation = operation ?? "\(method.rawValue) \(url.path)"
         self.cachePolicy = cachePolicy
+    }
+}
+
+/// Why an attempt of a request is a retry.
+public struct RetryCause: Sendable, Hashable {
+    /// What the previous attempt ended with: its status code (`"503"`) or the name of its error's
+    /// ``RequestKitError/Code`` (`"connectionLost"`).
+    public var reason: String
+    /// How long the retry step waited before this attempt.
+    public var delay: Duration
+
+    /// Creates a cause.
+    public init(reason: String, delay: Duration) {
+        self.reason = reason
+        self.delay = delay
     }
 }

@@ -143,6 +143,7 @@ struct RetryMiddleware: Middleware {
             if let body = request.body, !body.isReplayable {
                 throw Self.notReplayable(request, after: result, because: "its body is a one-shot stream")
             }
+            request.retryCause = RetryCause(reason: Self.reason(of: result), delay: delay)
             do {
                 try await Task.sleep(for: delay)
             } catch {
@@ -155,6 +156,15 @@ struct RetryMiddleware: Middleware {
                     underlying: error
                 )
             }
+        }
+    }
+
+    /// What an attempt that is retried ended with, for the next attempt's ``RetryCause``.
+    private static func reason(of result: Result<ClientResponse, any Error>) -> String {
+        switch result {
+        case .success(let response): String(response.status.code)
+        case .failure(let error as RequestKitError): error.code.name
+        case .failure(let error): String(describing: type(of: error))
         }
     }
 
