@@ -41,8 +41,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        // Tracing: the in-memory tracer of the packages' tests.
+        // Tracing: the apps' spans, and the in-memory tracer of the packages' tests.
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        // The apps' OTLP/HTTP span exporter. Only the OTLPHTTP trait: the default traits would build gRPC too.
+        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
         // fleetd's flags, environment variables and JSON file (FleetConfiguration), and module settings read by key in
         // ServiceModulesTests. The CommandLineArguments trait brings the command-line arguments provider.
         .package(
@@ -206,9 +208,23 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                "FleetTelemetry",
             ],
             path: "Apps/FleetServer",
             resources: [.copy("OpenAPI")],
+            swiftSettings: sharedSwiftSettings
+        ),
+        // What fleetd and fleet share to export their spans: swift-otel's tracer and its OTLP/HTTP exporter.
+        .target(
+            name: "FleetTelemetry",
+            dependencies: [
+                .product(name: "OTel", package: "swift-otel"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Apps/FleetTelemetry",
             swiftSettings: sharedSwiftSettings
         ),
         .executableTarget(
@@ -271,6 +287,9 @@ let package = Package(
                 .product(name: "ServiceModules", package: "Adapters"),
                 .product(name: "StoreKitLite", package: "StoreKitLite"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "FleetTelemetry",
             ],
             path: "Apps/FleetCLI",
             swiftSettings: sharedSwiftSettings

@@ -56,12 +56,39 @@ public enum Fleet {
                 return reportParseError(error, json: json, context: context)
             }
         }
+        let traced = arguments.prefix(while: { $0 != "--" }).contains("--trace")
+        guard traced || context.environment["FLEET_TRACE_ENDPOINT"] != nil else {
+            return await execute(runnable, context: context)
+        }
+        return await CommandTracing.run(
+            commandPath(of: runnable, in: arguments),
+            endpoint: context.environment["FLEET_TRACE_ENDPOINT"] ?? CommandTracing.defaultEndpoint,
+            context: context
+        ) {
+            await execute(runnable, context: context)
+        }
+    }
+
+    /// Runs a parsed command and returns its exit code, reporting its error.
+    private static func execute(_ runnable: any FleetRunnable, context: CommandContext) async -> Int32 {
         do {
             try await runnable.execute(context)
             return FleetExitCode.success
         } catch {
             return report(error, json: runnable.wantsJSON, context: context)
         }
+    }
+
+    /// The words that named the command, such as `fleet vehicles list`: the command's name and its parents', never
+    /// an argument (which may be an identifier or a token).
+    static func commandPath(of command: any FleetRunnable, in arguments: [String]) -> String {
+        let name = type(of: command).configuration.commandName ?? ""
+        var path = ["fleet"]
+        for argument in arguments.prefix(while: { $0 != "--" }) where !argument.hasPrefix("-") {
+            path.append(argument)
+            if argument == name { break }
+        }
+        return path.last == name ? path.joined(separator: " ") : "fleet \(name)"
     }
 
     /// Prints help, version or a usage error as ArgumentParser words them; usage errors exit with 2.

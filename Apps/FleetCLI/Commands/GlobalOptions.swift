@@ -3,7 +3,7 @@ public import ArgumentParser
 /// The options every `fleet` command takes. `fleet --help` lists them; every other command's help points there.
 public struct GlobalOptions: ParsableArguments {
     /// The line in each subcommand's help that stands for the global options it takes but does not list.
-    static let helpPointer = "Global options (--env, --api, --json, --token): see 'fleet --help'."
+    static let helpPointer = "Global options (--env, --api, --json, --token, --trace): see 'fleet --help'."
 
     /// Which API version the vehicle commands speak.
     public enum APIVersionChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
@@ -29,6 +29,18 @@ public struct GlobalOptions: ParsableArguments {
         )
     )
     public var token: String?
+
+    @Flag(
+        name: .customLong("trace"),
+        help: ArgumentHelp(
+            "Send this command's spans to an OpenTelemetry collector.",
+            discussion:
+                "Over OTLP/HTTP to $FLEET_TRACE_ENDPOINT (default http://127.0.0.1:4318), with the trace context in "
+                + "every request, so fleetd's and its store's spans join the same trace. Setting FLEET_TRACE_ENDPOINT "
+                + "turns tracing on without the flag."
+        )
+    )
+    public var trace = false
 
     public init() {}
 }

@@ -63,6 +63,12 @@ public struct FleetConfiguration: Sendable, Hashable {
     public var maximumConnections = 512
     public var logLevel = Logger.Level.info
     public var logFormat = LogFormat.json
+    /// An OTLP/HTTP collector's base URL to send spans to, or `nil` (the default) to trace nothing.
+    public var traceEndpoint: String?
+    /// The `service.name` of the spans.
+    public var traceServiceName = "fleetd"
+    /// The share of new traces recorded, from 0 to 1.
+    public var traceSamplingRatio = 1.0
 
     /// Defaults, with the data directory from `environment`.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -347,6 +353,57 @@ public struct FleetConfiguration: Sendable, Hashable {
                 throw ConfigurationError(.invalidValue, "log-format must be json or text, not '\(value)'")
             }
             config.logFormat = format
+        },
+        Key(
+            flag: "trace-endpoint",
+            environment: "FLEETD_TRACE_ENDPOINT",
+            file: "traceEndpoint",
+            value: "URL",
+            defaultValue: "none: no tracing",
+            help:
+                "An OpenTelemetry collector's OTLP/HTTP address, such as `http://127.0.0.1:4318`: each request's span, with the store's spans under it, goes to its `/v1/traces`, and log entries carry `trace_id` and `span_id`."
+        ) {
+            config,
+            value throws(ConfigurationError) in
+            guard let url = URL(string: value), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+                throw ConfigurationError(
+                    .invalidValue,
+                    "trace-endpoint must be an http:// or https:// URL, not '\(value)'"
+                )
+            }
+            config.traceEndpoint = value
+        },
+        Key(
+            flag: "trace-service-name",
+            environment: "FLEETD_TRACE_SERVICE_NAME",
+            file: "traceServiceName",
+            value: "NAME",
+            defaultValue: "`fleetd`",
+            help: "The `service.name` of fleetd's spans."
+        ) { config, value throws(ConfigurationError) in
+            guard !value.isEmpty else {
+                throw ConfigurationError(.invalidValue, "trace-service-name must not be empty")
+            }
+            config.traceServiceName = value
+        },
+        Key(
+            flag: "trace-sampling-ratio",
+            environment: "FLEETD_TRACE_SAMPLING_RATIO",
+            file: "traceSamplingRatio",
+            value: "RATIO",
+            defaultValue: "`1`",
+            help:
+                "The share of requests without a trace of their own that are traced, from `0` to `1`; a request that brings a `traceparent` follows its caller's choice."
+        ) {
+            config,
+            value throws(ConfigurationError) in
+            guard let ratio = Double(value), (0...1).contains(ratio) else {
+                throw ConfigurationError(
+                    .invalidValue,
+                    "trace-sampling-ratio must be a number from 0 to 1, not '\(value)'"
+                )
+            }
+            config.traceSamplingRatio = ratio
         },
     ]
 

@@ -1,6 +1,8 @@
+import FleetTelemetry
 import Foundation
 import Logging
 import NIOCore
+import Tracing
 
 #if canImport(Glibc)
 import Glibc
@@ -37,12 +39,41 @@ extension FleetDaemon {
             errors.write("fleetd: \(error)\n")
             return 1
         }
-        LoggingSystem.bootstrap { label in
-            StructuredLogHandler(label: label, level: configuration.logLevel, format: configuration.logFormat)
+        // Tracing is installed first, once, so that the store and the routes made below find the tracer.
+        let exporter: TraceExport.Exporter?
+        if let endpoint = configuration.traceEndpoint {
+            let export = TraceExport(
+                endpoint: endpoint,
+                serviceName: configuration.traceServiceName,
+                samplingRatio: configuration.traceSamplingRatio
+            )
+            let diagnostics = Logger(label: "fleetd.tracing") { label in
+                StructuredLogHandler(label: label, level: .warning, format: configuration.logFormat)
+            }
+            do {
+                exporter = try export.makeExporter(diagnostics: diagnostics)
+            } catch {
+                errors.write("fleetd: cannot export traces to \(endpoint): \(error)\n")
+                return 2
+            }
+            if let exporter { InstrumentationSystem.bootstrap(exporter.tracer) }
+        } else {
+            exporter = nil
         }
+        LoggingSystem.bootstrap(
+            { label, provider in
+                StructuredLogHandler(
+                    label: label,
+                    level: configuration.logLevel,
+                    format: configuration.logFormat,
+                    metadataProvider: provider
+                )
+            },
+            metadataProvider: exporter?.loggingMetadata
+        )
         let logger = Logger(label: "fleetd")
         do {
-            let daemon = try FleetDaemon(configuration: configuration, logger: logger)
+            let daemon = try FleetDaemon(configuration: configuration, logger: logger, tracing: exporter?.service)
             // The address comes with `listening`, once bound (with --port 0 the system picks the port).
             // Never the database URL itself: it may carry the password.
             logger.info("starting", metadata: ["fleetd.database": "\(configuration.databaseForDisplay)"])

@@ -7,7 +7,7 @@ public import Logging
 import Metrics
 import NIOCore
 import Prometheus
-import ServiceLifecycle
+public import ServiceLifecycle
 import ServiceModules
 import StoreKitLite
 import UnixSignals
@@ -24,14 +24,25 @@ public struct FleetDaemon: Sendable {
     public let operations: [FleetOperation]
     private let responder: RouterResponder<BasicRequestContext>
     private let logger: Logger
+    /// Exports the spans, shut down after everything else so that it sends the last ones; `nil` without tracing.
+    private let tracing: (any Service)?
 
     /// A daemon for `configuration`. Opening the store starts now, in the background; `/health` reports it.
     ///
     /// - Parameters:
     ///   - token: the bearer token; `nil` reads or generates the token file.
-    public init(configuration: FleetConfiguration, logger: Logger, token: String? = nil) throws {
+    ///   - tracing: the service exporting the spans of the tracer the process installed, run first and stopped
+    ///     last; with one, each request gets a span (Hummingbird's tracing middleware) that the store's spans are
+    ///     children of.
+    public init(
+        configuration: FleetConfiguration,
+        logger: Logger,
+        token: String? = nil,
+        tracing: (any Service)? = nil
+    ) throws {
         self.configuration = configuration
         self.logger = logger
+        self.tracing = tracing
         try Self.prepareDataDirectory(configuration.dataDirectory)
         let token = try token ?? Self.resolveToken(configuration, logger: logger)
         let registry = PrometheusCollectorRegistry()
@@ -51,6 +62,7 @@ public struct FleetDaemon: Sendable {
             cache: cache,
             store: store,
             accessLog: logger,
+            traced: tracing != nil,
             metricsText: {
                 if let cache { metrics.publish(cache) }
                 metrics.publish(store)
@@ -113,7 +125,7 @@ public struct FleetDaemon: Sendable {
         }
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: modules + [
+                services: (tracing.map { [.init(service: $0)] } ?? []) + modules + [
                     .init(service: FeedShutdownService(service: fleet)),
                     .init(service: makeApplication(onServerRunning: onServerRunning)),
                 ],

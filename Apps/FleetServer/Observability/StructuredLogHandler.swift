@@ -17,6 +17,8 @@ private let systemWrite = Darwin.write
 /// metadata as members) or a readable line. Lines from concurrent tasks never interleave.
 public struct StructuredLogHandler: LogHandler {
     public var metadata: Logger.Metadata = [:]
+    /// Adds metadata of the task that logs, such as the current span's `trace_id` and `span_id`.
+    public var metadataProvider: Logger.MetadataProvider?
     public var logLevel: Logger.Level
     private let label: String
     private let format: FleetConfiguration.LogFormat
@@ -27,8 +29,10 @@ public struct StructuredLogHandler: LogHandler {
         label: String,
         level: Logger.Level,
         format: FleetConfiguration.LogFormat,
-        sink: LogSink = .standardError
+        sink: LogSink = .standardError,
+        metadataProvider: Logger.MetadataProvider? = nil
     ) {
+        self.metadataProvider = metadataProvider
         self.label = label
         self.logLevel = level
         self.format = format
@@ -42,6 +46,9 @@ public struct StructuredLogHandler: LogHandler {
 
     public func log(event: LogEvent) {
         var merged = metadata
+        if let provided = metadataProvider?.get(), !provided.isEmpty {
+            merged.merge(provided) { own, _ in own }
+        }
         if let extra = event.metadata {
             merged.merge(extra) { _, new in new }
         }

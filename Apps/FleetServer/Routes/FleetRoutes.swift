@@ -20,11 +20,15 @@ public enum FleetRoutes {
         cache: ReadResponseCache? = nil,
         store: FleetStore? = nil,
         accessLog: Logger = Logger(label: "fleetd", factory: { _ in SwiftLogNoOpLogHandler() }),
+        traced: Bool = false,
         metricsText: @escaping @Sendable () -> String
     ) -> (router: Router<BasicRequestContext>, operations: [FleetOperation]) {
         // HEAD is served wherever GET is, with the GET's header fields and no body (RFC 9110 §9.3.2).
         let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
         let registry = OperationRegistry()
+        // Outermost, so that the request's span covers everything and continues the caller's `traceparent`; only
+        // with a tracer installed, since it would otherwise look one up for every request to do nothing.
+        if traced { router.add(middleware: TracingMiddleware()) }
         router.add(middleware: MetricsMiddleware(metrics: metrics, accessLog: accessLog))
         router.add(middleware: ProblemMiddleware(registry: registry))
 
