@@ -44,7 +44,9 @@ public struct TraceExport: Sendable {
     public func makeExporter(diagnostics: Logger) throws -> Exporter {
         let ratio = samplingRatio.isNaN ? 1 : min(max(samplingRatio, 0), 1)
         var configuration = OTel.Configuration.default
-        if let sampler = OTel.Configuration.TracesConfiguration.SamplerConfiguration.parentBasedTraceIDRatio(ratio: ratio) {
+        if let sampler = OTel.Configuration.TracesConfiguration.SamplerConfiguration.parentBasedTraceIDRatio(
+            ratio: ratio
+        ) {
             configuration.traces.sampler = sampler
         }
         configuration.serviceName = serviceName

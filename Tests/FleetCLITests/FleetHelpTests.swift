@@ -47,9 +47,9 @@ struct FleetHelpTests {
         let harness = try CLIHarness()
         defer { harness.remove() }
         let outcome = await harness.run(arguments + ["--help"])
-        let pointer = "Global options (--env, --api, --json, --token): see 'fleet --help'."
+        let pointer = "Global options (--env, --api, --json, --token, --trace): see 'fleet --help'."
         #expect(outcome.output.components(separatedBy: pointer).count == 2, "\(arguments): one pointer line")
-        for option in ["--env <env>", "--api <api>", "--token <token>", "--version", "  --json "] {
+        for option in ["--env <env>", "--api <api>", "--token <token>", "--version", "  --json ", "  --trace "] {
             #expect(!outcome.output.contains(option), "\(arguments) lists \(option)")
         }
     }
@@ -58,7 +58,9 @@ struct FleetHelpTests {
         let harness = try CLIHarness()
         defer { harness.remove() }
         let outcome = await harness.run(["--help"])
-        for option in ["  --env <env>", "  --api <api>", "  --json ", "  --token <token>", "  --version "] {
+        for option in [
+            "  --env <env>", "  --api <api>", "  --json ", "  --token <token>", "  --trace ", "  --version ",
+        ] {
             #expect(outcome.output.components(separatedBy: option).count == 2, "\(option) once")
         }
     }
@@ -70,7 +72,7 @@ struct FleetHelpTests {
             help == """
                 OVERVIEW: Remove a vehicle (needs the token).
 
-                Global options (--env, --api, --json, --token): see 'fleet --help'.
+                Global options (--env, --api, --json, --token, --trace): see 'fleet --help'.
 
                 USAGE: fleet vehicles remove <id> [--revision <revision>]
 

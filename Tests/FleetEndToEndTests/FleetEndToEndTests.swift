@@ -18,7 +18,7 @@ struct FleetEndToEndTests {
     /// Runs `fleet` in-process with private configuration and data folders, pointed at `daemon`.
     struct CLI {
         let folder: URL
-        let environment: [String: String]
+        var environment: [String: String]
 
         init(folder: URL) {
             self.folder = folder
