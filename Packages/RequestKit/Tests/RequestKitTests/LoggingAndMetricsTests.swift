@@ -89,4 +89,30 @@ struct LoggingAndMetricsTests {
         #expect(values["fleet.requests operation=vehicles.get method=GET status=404"] == [1])
         #expect(values["fleet.duration operation=vehicles.get method=GET status=200"]?.count == 1)
     }
+
+    @Test func theMetricsObserverCountsRequestsInFlightAttemptsAndCacheResults() async throws {
+        let metrics = RecordingMetrics()
+        let count = LockedValue(0)
+        let handler: TestServer.Handler = { _ in
+            count.update { $0 += 1 }
+            guard count.value > 1 else { return .status(503) }
+            return TestResponse(headers: [("Cache-Control", "max-age=60")], body: .data(Data("ok".utf8)))
+        }
+        var configuration = RequestClient.Configuration()
+        configuration.observers = [MetricsObserver(label: "fleet", factory: metrics)]
+        configuration.cache = HTTPCache()
+        configuration.retryPolicy = RetryPolicy(maximumAttempts: 2, initialBackoff: .milliseconds(1), jitter: .none)
+        try await withClient(configuration: configuration, handler: handler) { client, _ in
+            _ = try await client.get("fleet")
+            _ = try await client.get("fleet")
+        }
+        let values = metrics.values.value
+        // The meter goes up as each request starts and down as it ends.
+        #expect(values["fleet.in_flight"] == [1, 0, 1, 0])
+        #expect(values["fleet.attempts operation=GET fleet method=GET status=503"] == [1])
+        #expect(values["fleet.attempts operation=GET fleet method=GET status=200"] == [1])
+        #expect(values["fleet.retries operation=GET fleet method=GET status=503"] == [1])
+        #expect(values["fleet.cache operation=GET fleet result=miss"] == [1])
+        #expect(values["fleet.cache operation=GET fleet result=hit"] == [1])
+    }
 }

@@ -8,24 +8,26 @@ public import Metrics
 /// `<label>.bytes_received`. With a ``RetryPolicy``, a counter `<label>.retries` counts the attempts that were
 /// retried, with the same dimensions (the status or `error` of the failed attempt). A counter `<label>.replays`
 /// counts the requests the server did not process that went out again, by `operation` and `method`. A meter
-/// `<label>.in_flight` counts the requests started and not yet finished, by `operation` and `method`; a counter
+/// `<label>.in_flight` counts the requests started and not yet finished, all of them in one value; a counter
 /// `<label>.attempts` counts every attempt told to ``requestAttemptFinished(_:)`` (with a ``RetryPolicy``), and a
 /// counter `<label>.cache` counts what the HTTP cache did, by `operation` and `result` (`hit`, `stale`,
 /// `revalidated`, `miss` or `bypass`).
 public struct MetricsObserver: RequestObserver {
     private let label: String
     private let factory: any MetricsFactory
+    /// One meter for the observer's life: a meter made per event would start from zero with some backends.
+    private let inFlight: Meter
 
     /// Creates an observer recording under `label` (default `requestkit`) through `factory` (by default the
     /// factory the application bootstrapped `MetricsSystem` with).
     public init(label: String = "requestkit", factory: (any MetricsFactory)? = nil) {
         self.label = label
         self.factory = factory ?? MetricsSystem.factory
+        self.inFlight = Meter(label: "\(label).in_flight", factory: self.factory)
     }
 
     public func requestStarted(_ event: RequestStarted) {
-        let dimensions = [("operation", event.operation), ("method", event.method.rawValue)]
-        Meter(label: "\(label).in_flight", dimensions: dimensions, factory: factory).increment()
+        inFlight.increment()
     }
 
     public func requestAttemptFinished(_ event: RequestAttemptFinished) {
@@ -45,8 +47,7 @@ public struct MetricsObserver: RequestObserver {
     }
 
     public func requestFinished(_ event: RequestFinished) {
-        let flight = [("operation", event.operation), ("method", event.method.rawValue)]
-        Meter(label: "\(label).in_flight", dimensions: flight, factory: factory).decrement()
+        inFlight.decrement()
         if let result = event.cacheResult {
             let cache = [("operation", event.operation), ("result", result)]
             Counter(label: "\(label).cache", dimensions: cache, factory: factory).increment()
