@@ -54,6 +54,8 @@ public final class AsyncHTTPClientTransport: Transport {
     private let pinning: PinningPolicy
     private let maximumRedirects: Int
     private let retriesConnectionEstablishment: Bool
+    /// The traced attempts in flight per origin, to tell when the pool has no free connection for the next.
+    private let occupancy: PoolOccupancy
     private let tls: TLSConfiguration?
 
     /// Creates a transport with its own `HTTPClient`. Call ``shutdown()`` when done.
@@ -99,6 +101,7 @@ public final class AsyncHTTPClientTransport: Transport {
         self.retriesConnectionEstablishment =
             configuration.retriesConnectionEstablishment && configuration.pinning.isEmpty
         self.tls = configuration.tls
+        self.occupancy = PoolOccupancy(limit: configuration.maximumConnectionsPerHost)
     }
 
     /// Creates a transport, runs `body` with it, and shuts it down.
@@ -124,6 +127,15 @@ public final class AsyncHTTPClientTransport: Transport {
     }
 
     public func send(_ request: ClientRequest) async throws -> ClientResponse {
+        // Only a traced attempt is counted: the count is read only to tell its span that the pool made it wait.
+        guard RequestTracing.isRecordingAttempt else { return try await deliver(request) }
+        let origin = occupancy.enter(request.url)
+        defer { occupancy.leave(origin) }
+        return try await deliver(request)
+    }
+
+    /// Sends `request` and follows its redirects.
+    private func deliver(_ request: ClientRequest) async throws -> ClientResponse {
         // Without pins (the common case) there is nothing to check, so the URL's scheme and host are not parsed.
         if !pinning.isEmpty, request.url.scheme?.lowercased() != "https", let host = request.url.host,
             !pinning.pins(for: host).isEmpty

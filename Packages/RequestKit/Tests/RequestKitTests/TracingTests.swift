@@ -153,6 +153,41 @@ struct TracingTests {
         }
     }
 
+    @Test func anAttemptTheConnectionPoolQueuedSaysItWaited() async throws {
+        let arrived = Signal()
+        let release = Signal()
+        let handler: TestServer.Handler = { request in
+            if request.path.hasSuffix("first") {
+                arrived.fire()
+                await release.wait()
+            }
+            return .json("{}")
+        }
+        var transport = AsyncHTTPClientTransport.Configuration()
+        transport.maximumConnectionsPerHost = 1
+        try await withClient(configuration: configuration(), transportConfiguration: transport, handler: handler) {
+            client,
+            _ in
+            async let first = client.get("first")
+            await arrived.wait()
+            async let second = client.get("second")
+            // The second attempt is queued behind the first, which the server holds until the wait is recorded.
+            for _ in 0..<200 where !tracer.activeSpans.contains(where: { !$0.events.isEmpty }) {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            release.fire()
+            _ = try await (first, second)
+            let attempts = spans(named: "GET").filter { $0.kind == .client }
+            let waited = attempts.filter { $0.events.contains { $0.name == RequestTracing.connectionPoolWaitEvent } }
+            #expect(attempts.count == 2)
+            #expect(waited.count == 1)
+            #expect(
+                waited.first?.events.first?.attributes["requestkit.connection_pool.limit"]?.toSpanAttribute()
+                    == .int64(1)
+            )
+        }
+    }
+
     @Test func withoutATracerNothingIsSentOrRecorded() async throws {
         var configuration = RequestClient.Configuration()
         configuration.tracer = nil

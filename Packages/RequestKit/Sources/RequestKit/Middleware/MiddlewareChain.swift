@@ -184,14 +184,16 @@ final class MiddlewareChain: Sendable {
         var sending = request
         tracer.inject(span.context, into: &sending.headerFields, using: RequestTracing.HeaderInjector())
         do {
-            let response = try await ServiceContext.$current.withValue(span.context) {
-                let response: ClientResponse
-                do {
-                    response = try await transport.send(sending)
-                } catch let error as RequestKitError where Self.mayReplay(sending, after: error) {
-                    response = try await replay(sending, after: error, span: span)
+            let response = try await RequestTracing.$attemptSpan.withValue(span) {
+                try await ServiceContext.$current.withValue(span.context) {
+                    let response: ClientResponse
+                    do {
+                        response = try await transport.send(sending)
+                    } catch let error as RequestKitError where Self.mayReplay(sending, after: error) {
+                        response = try await replay(sending, after: error, span: span)
+                    }
+                    return response
                 }
-                return response
             }
             RequestTracing.setResponse(span, response)
             span.end()

@@ -55,6 +55,24 @@ public enum RequestTracing {
         public static let replay = "requestkit.replay"
     }
 
+    /// The span of the attempt the current task is sending, while a traced client's transport runs.
+    @TaskLocal static var attemptSpan: (any Span)?
+
+    /// Whether the current task is sending an attempt whose span records events: a transport asks before it does
+    /// work that only ``recordAttemptEvent(_:attributes:)`` needs.
+    public static var isRecordingAttempt: Bool { attemptSpan != nil }
+
+    /// Adds an event to the span of the attempt the current task is sending, for transports to tell what happened
+    /// below the client (``connectionPoolWaitEvent``, say). Does nothing when the attempt is not traced.
+    public static func recordAttemptEvent(_ name: String, attributes: SpanAttributes = [:]) {
+        attemptSpan?.addEvent(SpanEvent(name: name, attributes: attributes))
+    }
+
+    /// The event an attempt's span gets when the transport's connection pool had no free connection for it, so
+    /// that it waited for one; `requestkit.connection_pool.in_flight` and `requestkit.connection_pool.limit` say how
+    /// many of the client's requests to the origin were in flight, and how many connections the pool opens.
+    public static let connectionPoolWaitEvent = "requestkit.connection_pool.wait"
+
     /// The event an attempt's span gets when the transport sent the request again because the server did not
     /// process it (see ``RequestReplayed``).
     public static let replayEvent = "requestkit.replay"
