@@ -1,4 +1,4 @@
-public import Tracing
+import Tracing
 
 /// What a backend runs each migration through while it migrates a store (``StoreBackend/migrate(to:recording:)``),
 /// so that a traced ``PersistenceService`` shows one span per migration applied, with its name and the schema

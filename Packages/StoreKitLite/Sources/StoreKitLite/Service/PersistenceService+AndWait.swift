@@ -68,7 +68,8 @@ extension PersistenceService {
         if let backend = context.synchronous {
             let schema = R.schema
             let rowQuery = query.rowQuery
-            return try StoreSpan.run(startSpan(fetching: rowQuery), rows: \.count) { (span) throws(StoreError) -> [T] in
+            return try StoreSpan.run(startSpan(fetching: rowQuery), rows: { $0.count }) {
+                (span) throws(StoreError) -> [T] in
                 span?.ranOnCallingThread(true)
                 return try readBlocking(rowQuery, on: backend) { cursor throws(StoreError) in
                     try schema.records(from: cursor, transform: transform)
@@ -89,7 +90,8 @@ extension PersistenceService {
         if let backend = context.synchronous {
             let schema = R.schema
             let rowQuery = query.rowQuery
-            return try StoreSpan.run(startSpan(fetching: rowQuery), rows: \.count) { (span) throws(StoreError) -> [R] in
+            return try StoreSpan.run(startSpan(fetching: rowQuery), rows: { $0.count }) {
+                (span) throws(StoreError) -> [R] in
                 span?.ranOnCallingThread(true)
                 return try readBlocking(rowQuery, on: backend) { cursor throws(StoreError) in
                     try schema.records(from: cursor)

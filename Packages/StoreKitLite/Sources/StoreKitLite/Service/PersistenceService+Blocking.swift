@@ -6,7 +6,7 @@ import Foundation
 extension PersistenceService {
     /// Rows matching a query, with unsaved changes applied.
     func rowsBlocking(for query: RowQuery, on backend: any SynchronousStoreBackend) throws(StoreError) -> [StoreRow] {
-        try StoreSpan.run(startSpan(fetching: query), rows: \.count) { (span) throws(StoreError) -> [StoreRow] in
+        try StoreSpan.run(startSpan(fetching: query), rows: { $0.count }) { (span) throws(StoreError) -> [StoreRow] in
             span?.ranOnCallingThread(true)
             return try untracedRowsBlocking(for: query, on: backend)
         }
@@ -62,7 +62,7 @@ extension PersistenceService {
         entity: EntityDescription,
         on backend: any SynchronousStoreBackend
     ) throws(StoreError) -> [StoreRow] {
-        try StoreSpan.run(startSpan(fetchingIDs: ids.count, of: entity), rows: \.count) {
+        try StoreSpan.run(startSpan(fetchingIDs: ids.count, of: entity), rows: { $0.count }) {
             (span) throws(StoreError) -> [StoreRow] in
             span?.ranOnCallingThread(true)
             try context.checkReady()

@@ -18,7 +18,7 @@ extension PersistenceService {
     /// Rows matching a query, with unsaved changes applied.
     @usableFromInline
     func rows(for query: RowQuery) async throws(StoreError) -> [StoreRow] {
-        try await StoreSpan.runAsync(startSpan(fetching: query), rows: \.count) {
+        try await StoreSpan.runAsync(startSpan(fetching: query), rows: { $0.count }) {
             (span) async throws(StoreError) -> [StoreRow] in
             try context.checkReady()
             try query.validate()
@@ -137,28 +137,41 @@ extension PersistenceService {
     /// Rows for IDs, with unsaved changes applied, in the order of `ids` (duplicates and missing IDs skipped).
     @usableFromInline
     func rows(ids: [UUID], entity: EntityDescription) async throws(StoreError) -> [StoreRow] {
-        try await StoreSpan.runAsync(startSpan(fetchingIDs: ids.count, of: entity), rows: \.count) {
-            (span) async throws(StoreError) -> [StoreRow] in
-            try context.checkReady()
-            let pending = overlay().changes(of: entity.name)
-            let missing = ids.filter { pending[$0] == nil }
-            var stored: [UUID: StoreRow] = [:]
-            let backend = context.synchronous
-            let callingThread = backend != nil && missing.count <= Self.callingThreadRowLimit
-            span?.ranOnCallingThread(callingThread)
-            if !missing.isEmpty {
-                let rows: [StoreRow]
-                if let backend, callingThread {
-                    rows = try backend.fetchOnCallingThread(ids: missing, of: entity)
-                } else {
-                    rows = try await context.backend.fetch(ids: missing, of: entity)
-                }
-                for row in rows {
-                    stored[row.id] = row
-                }
-            }
-            return Self.ordered(ids, stored: stored, pending: pending)
+        // Without a tracer, a plain call: a by-ID read is short, and a closure around it would cost measurably.
+        guard context.tracer != nil, let span = startSpan(fetchingIDs: ids.count, of: entity) else {
+            return try await rows(ids: ids, entity: entity, span: nil)
         }
+        do throws(StoreError) {
+            let rows = try await rows(ids: ids, entity: entity, span: span)
+            span.end(returnedRows: rows.count)
+            return rows
+        } catch {
+            span.fail(error)
+            throw error
+        }
+    }
+
+    @inline(__always)
+    private func rows(ids: [UUID], entity: EntityDescription, span: StoreSpan?) async throws(StoreError) -> [StoreRow] {
+        try context.checkReady()
+        let pending = overlay().changes(of: entity.name)
+        let missing = ids.filter { pending[$0] == nil }
+        var stored: [UUID: StoreRow] = [:]
+        let backend = context.synchronous
+        let callingThread = backend != nil && missing.count <= Self.callingThreadRowLimit
+        span?.ranOnCallingThread(callingThread)
+        if !missing.isEmpty {
+            let rows: [StoreRow]
+            if let backend, callingThread {
+                rows = try backend.fetchOnCallingThread(ids: missing, of: entity)
+            } else {
+                rows = try await context.backend.fetch(ids: missing, of: entity)
+            }
+            for row in rows {
+                stored[row.id] = row
+            }
+        }
+        return Self.ordered(ids, stored: stored, pending: pending)
     }
 
     /// The rows for `ids`, in their order (duplicates and missing IDs skipped), pending changes first.

@@ -130,7 +130,7 @@ extension PersistenceService {
     ) async throws(StoreError) -> [T] {
         let schema = R.schema
         let rowQuery = query.rowQuery
-        return try await StoreSpan.runAsync(startSpan(fetching: rowQuery), rows: \.count) {
+        return try await StoreSpan.runAsync(startSpan(fetching: rowQuery), rows: { $0.count }) {
             (span) async throws(StoreError) -> [T] in
             if let backend = try callingThreadBackend(for: rowQuery) {
                 span?.ranOnCallingThread(true)
@@ -313,7 +313,7 @@ extension PersistenceService {
     nonisolated(nonsending) func records<R: Record>(for query: Query<R>) async throws(StoreError) -> [R] {
         let schema = R.schema
         let rowQuery = query.rowQuery
-        return try await StoreSpan.runAsync(startSpan(fetching: rowQuery), rows: \.count) {
+        return try await StoreSpan.runAsync(startSpan(fetching: rowQuery), rows: { $0.count }) {
             (span) async throws(StoreError) -> [R] in
             if let backend = try callingThreadBackend(for: rowQuery) {
                 span?.ranOnCallingThread(true)

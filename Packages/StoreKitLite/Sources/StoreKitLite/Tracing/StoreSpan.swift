@@ -1,4 +1,4 @@
-public import Tracing
+import Tracing
 
 /// A span a service started for one operation, with the attribute names of OpenTelemetry's database conventions
 /// and StoreKitLite's own. Every path that starts one ends it, once: `end…` on success, ``fail(_:)`` on a throw
