@@ -30,11 +30,16 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // The optional `Logger` the SQLite backend logs to, and the recording handler of the testing module.
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The spans operations start when a tracer is installed or passed; `InMemoryTracing` for the tests.
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     ],
     targets: [
         .target(
             name: "StoreKitLite",
-            dependencies: [.product(name: "ModelKit", package: "ModelKit")],
+            dependencies: [
+                .product(name: "ModelKit", package: "ModelKit"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
             swiftSettings: sharedSwiftSettings
         ),
         .target(
@@ -77,6 +82,8 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 // Reads the change log's table directly.
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // Records the spans of the tracing tests.
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: sharedSwiftSettings
         ),

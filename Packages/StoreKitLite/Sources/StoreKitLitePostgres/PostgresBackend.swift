@@ -157,7 +157,18 @@ public final class PostgresBackend: StoreBackend {
 
     // MARK: - StoreBackend
 
+    /// `postgresql`, with `database|schema` as the namespace when the backend made its own client from a
+    /// configuration naming the database, the schema alone otherwise.
+    public var backendDescription: BackendDescription {
+        let database = ownConfiguration?.database
+        return BackendDescription(system: "postgresql", namespace: database.map { $0 + "|" + schema } ?? schema)
+    }
+
     public func migrate(to model: StoreModel) async throws(StoreError) {
+        try await migrate(to: model, recording: .off)
+    }
+
+    public func migrate(to model: StoreModel, recording recorder: MigrationRecorder) async throws(StoreError) {
         if state.withLock({ $0 }) == .closed {
             throw StoreError(.notInitialized, detail: "the PostgreSQL store is closed")
         }
@@ -204,21 +215,23 @@ public final class PostgresBackend: StoreBackend {
                 let pending = try model.pendingMigrations(afterApplied: applied)
                 var position = Int64(applied.count)
                 for migration in pending {
-                    for step in migration.steps {
+                    try await recorder.record(migration, at: Int(position)) { () async throws in
+                        for step in migration.steps {
+                            try await connection.query(
+                                PostgresQuery(unsafeSQL: PostgresSQL.statement(for: step, in: schema)),
+                                logger: queryLogger
+                            ).consume()
+                        }
+                        var binder = PostgresBinder()
+                        let sql =
+                            "INSERT INTO \(migrations) (position, name) VALUES "
+                            + "(\(binder.bind(position)), \(binder.bind(migration.name)))"
                         try await connection.query(
-                            PostgresQuery(unsafeSQL: PostgresSQL.statement(for: step, in: schema)),
+                            PostgresQuery(unsafeSQL: sql, binds: binder.bindings),
                             logger: queryLogger
-                        ).consume()
+                        )
+                        .consume()
                     }
-                    var binder = PostgresBinder()
-                    let sql =
-                        "INSERT INTO \(migrations) (position, name) VALUES "
-                        + "(\(binder.bind(position)), \(binder.bind(migration.name)))"
-                    try await connection.query(
-                        PostgresQuery(unsafeSQL: sql, binds: binder.bindings),
-                        logger: queryLogger
-                    )
-                    .consume()
                     position += 1
                     logger?.info("applied migration", metadata: ["storekitlite.migration": "\(migration.name)"])
                 }

@@ -204,7 +204,20 @@ public final class SQLiteBackend: SynchronousStoreBackend {
 
     // MARK: - StoreBackend
 
+    /// `sqlite`, with the file name (never its folder) as the namespace; none for an in-memory database.
+    public var backendDescription: BackendDescription {
+        switch location {
+        case .file(let path):
+            BackendDescription(system: "sqlite", namespace: URL(fileURLWithPath: path).lastPathComponent)
+        case .memory: BackendDescription(system: "sqlite")
+        }
+    }
+
     public func migrate(to model: StoreModel) async throws(StoreError) {
+        try await migrate(to: model, recording: .off)
+    }
+
+    public func migrate(to model: StoreModel, recording recorder: MigrationRecorder) async throws(StoreError) {
         if writer.withLock({ $0 }) == nil {
             try inspect(for: model)
         }
@@ -230,13 +243,15 @@ public final class SQLiteBackend: SynchronousStoreBackend {
                 let pending = try model.pendingMigrations(afterApplied: applied)
                 var position = applied.count
                 for migration in pending {
-                    for step in migration.steps {
-                        try db.execute(sql: SQLSchema.statement(for: step))
+                    try recorder.record(migration, at: position) { () throws in
+                        for step in migration.steps {
+                            try db.execute(sql: SQLSchema.statement(for: step))
+                        }
+                        try db.execute(
+                            sql: "INSERT INTO storekitlite_migrations (position, name) VALUES (?, ?)",
+                            arguments: [position, migration.name]
+                        )
                     }
-                    try db.execute(
-                        sql: "INSERT INTO storekitlite_migrations (position, name) VALUES (?, ?)",
-                        arguments: [position, migration.name]
-                    )
                     position += 1
                     logger?.info("applied migration", metadata: ["storekitlite.migration": "\(migration.name)"])
                 }

@@ -24,34 +24,52 @@ public final class InMemoryBackend: SynchronousStoreBackend {
 
     public init() {}
 
+    /// `storekitlite.memory`: OpenTelemetry has no name for it, so it is StoreKitLite's own.
+    public var backendDescription: BackendDescription {
+        BackendDescription(system: "storekitlite.memory")
+    }
+
     public func migrate(to model: StoreModel) async throws(StoreError) {
+        try await migrate(to: model, recording: .off)
+    }
+
+    public func migrate(to model: StoreModel, recording recorder: MigrationRecorder) async throws(StoreError) {
         try state.withLock { (state: inout State) throws(StoreError) in
             let pending = try model.pendingMigrations(afterApplied: state.applied)
             var tables = state.tables
             var uniqueIndexes = state.uniqueIndexes
             var entities = state.entities
-            for migration in pending {
-                for step in migration.steps {
-                    switch step {
-                    case .createEntity(let entity):
-                        tables[entity.name] = tables[entity.name] ?? [:]
-                        entities[entity.name] = entity
-                    case .addColumn(let entity, let column, let defaultValue):
-                        guard var table = tables[entity] else {
-                            throw StoreError(.invalidModel, entity: entity, detail: "no such entity")
-                        }
-                        for id in table.keys { table[id]?.values.append(defaultValue) }
-                        tables[entity] = table
-                        if let described = entities[entity] {
-                            entities[entity] = EntityDescription(name: entity, columns: described.columns + [column])
-                        }
-                    case .createIndex:
-                        // Memory is scanned; an index would change speed only, never results.
-                        break
-                    case .createUniqueIndex(let name, let entity, let columns):
-                        uniqueIndexes[entity, default: []].append((name, columns))
-                        if let described = entities[entity] {
-                            try Self.checkUnique(tables[entity] ?? [:], entity: described, indexes: [(name, columns)])
+            for (offset, migration) in pending.enumerated() {
+                try recorder.record(migration, at: state.applied.count + offset) { () throws(StoreError) in
+                    for step in migration.steps {
+                        switch step {
+                        case .createEntity(let entity):
+                            tables[entity.name] = tables[entity.name] ?? [:]
+                            entities[entity.name] = entity
+                        case .addColumn(let entity, let column, let defaultValue):
+                            guard var table = tables[entity] else {
+                                throw StoreError(.invalidModel, entity: entity, detail: "no such entity")
+                            }
+                            for id in table.keys { table[id]?.values.append(defaultValue) }
+                            tables[entity] = table
+                            if let described = entities[entity] {
+                                entities[entity] = EntityDescription(
+                                    name: entity,
+                                    columns: described.columns + [column]
+                                )
+                            }
+                        case .createIndex:
+                            // Memory is scanned; an index would change speed only, never results.
+                            break
+                        case .createUniqueIndex(let name, let entity, let columns):
+                            uniqueIndexes[entity, default: []].append((name, columns))
+                            if let described = entities[entity] {
+                                try Self.checkUnique(
+                                    tables[entity] ?? [:],
+                                    entity: described,
+                                    indexes: [(name, columns)]
+                                )
+                            }
                         }
                     }
                 }

@@ -35,11 +35,18 @@ public import Foundation
 /// - ``close()`` flushes and releases the store once the caller is done with it (a daemon shutting down); later
 ///   operations fail with ``StoreError/Code/notInitialized``. The default does nothing, for stores that hold
 ///   nothing to release.
+/// - ``migrate(to:recording:)`` is ``migrate(to:)`` with each migration it applies run through a
+///   ``MigrationRecorder``, so that a traced service shows one span per migration. The default calls
+///   ``migrate(to:)`` and records nothing per migration.
+/// - ``backendDescription`` names the database system for traces. The default is
+///   ``BackendDescription/otherSQL``.
 ///
 /// `BackendConformance` in `StoreKitLiteTesting` checks all of this; run it for every new backend.
 public protocol StoreBackend: Sendable {
     /// Opens or creates the store and applies pending migrations.
     func migrate(to model: StoreModel) async throws(StoreError)
+    /// Opens or creates the store and applies pending migrations, each through `recorder`.
+    func migrate(to model: StoreModel, recording recorder: MigrationRecorder) async throws(StoreError)
     /// Writes a batch atomically and returns once it is durable.
     func apply(_ batch: ChangeBatch) async throws(StoreError)
     /// Runs a query.
@@ -57,6 +64,8 @@ public protocol StoreBackend: Sendable {
     func committedChanges() -> AsyncStream<ChangeBatch>
     /// Flushes and releases the store; later operations fail with ``StoreError/Code/notInitialized``.
     func close() async throws(StoreError)
+    /// The database system and namespace traces name.
+    var backendDescription: BackendDescription { get }
 }
 
 /// A backend that also answers on the calling thread: SQLite (`SQLiteBackend`) and memory (`InMemoryBackend`).
@@ -98,6 +107,14 @@ public protocol SynchronousStoreBackend: StoreBackend {
 extension StoreBackend {
     /// Does nothing: a store with nothing to flush or release.
     public func close() async throws(StoreError) {}
+
+    /// Calls ``migrate(to:)``: the migrations are traced together, as one step.
+    public func migrate(to model: StoreModel, recording recorder: MigrationRecorder) async throws(StoreError) {
+        try await migrate(to: model)
+    }
+
+    /// ``BackendDescription/otherSQL``.
+    public var backendDescription: BackendDescription { .otherSQL }
 
     /// Fetches the rows and reads them from memory: correct for any backend, but it builds every ``StoreRow``.
     public func fetch<Result: Sendable>(

@@ -67,8 +67,13 @@ extension PersistenceService {
     ) throws(StoreError) -> [T] {
         if let backend = context.synchronous {
             let schema = R.schema
-            return try readBlocking(query.rowQuery, on: backend) { cursor throws(StoreError) in
-                try schema.records(from: cursor, transform: transform)
+            let rowQuery = query.rowQuery
+            return try StoreSpan.run(startSpan(fetching: rowQuery), rows: { $0.count }) {
+                (span) throws(StoreError) -> [T] in
+                span?.ranOnCallingThread(true)
+                return try readBlocking(rowQuery, on: backend) { cursor throws(StoreError) in
+                    try schema.records(from: cursor, transform: transform)
+                }
             }
         }
         return try withoutActuallyEscaping(transform) { (transform) throws(StoreError) -> [T] in
@@ -84,8 +89,13 @@ extension PersistenceService {
     public func fetchAndWait<R: Record>(_ query: Query<R> = Query<R>()) throws(StoreError) -> [R] {
         if let backend = context.synchronous {
             let schema = R.schema
-            return try readBlocking(query.rowQuery, on: backend) { cursor throws(StoreError) in
-                try schema.records(from: cursor)
+            let rowQuery = query.rowQuery
+            return try StoreSpan.run(startSpan(fetching: rowQuery), rows: { $0.count }) {
+                (span) throws(StoreError) -> [R] in
+                span?.ranOnCallingThread(true)
+                return try readBlocking(rowQuery, on: backend) { cursor throws(StoreError) in
+                    try schema.records(from: cursor)
+                }
             }
         }
         return try BlockingWait.run { () async throws(StoreError) -> [R] in try await self.fetch(query) }

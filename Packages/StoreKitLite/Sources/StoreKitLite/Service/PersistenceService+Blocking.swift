@@ -6,6 +6,17 @@ import Foundation
 extension PersistenceService {
     /// Rows matching a query, with unsaved changes applied.
     func rowsBlocking(for query: RowQuery, on backend: any SynchronousStoreBackend) throws(StoreError) -> [StoreRow] {
+        try StoreSpan.run(startSpan(fetching: query), rows: { $0.count }) { (span) throws(StoreError) -> [StoreRow] in
+            span?.ranOnCallingThread(true)
+            return try untracedRowsBlocking(for: query, on: backend)
+        }
+    }
+
+    /// ``rowsBlocking(for:on:)`` without a span, for reads that are part of a traced operation.
+    private func untracedRowsBlocking(
+        for query: RowQuery,
+        on backend: any SynchronousStoreBackend
+    ) throws(StoreError) -> [StoreRow] {
         try context.checkReady()
         try query.validate()
         let pending = overlay().changes(of: query.entity.name)
@@ -27,19 +38,22 @@ extension PersistenceService {
         if overlay().changes(of: query.entity.name).isEmpty {
             return try backend.fetchOnCallingThread(query, reading: decode)
         }
-        return try decode(FetchedRowsCursor(try rowsBlocking(for: query, on: backend)))
+        return try decode(FetchedRowsCursor(try untracedRowsBlocking(for: query, on: backend)))
     }
 
     /// The number of rows matching a query, with unsaved changes applied.
     func countBlocking(for query: RowQuery, on backend: any SynchronousStoreBackend) throws(StoreError) -> Int {
-        try context.checkReady()
-        try query.validate()
-        let pending = overlay().changes(of: query.entity.name)
-        if pending.isEmpty {
-            return try backend.countOnCallingThread(query, excluding: [])
+        try StoreSpan.run(startSpan(counting: query), rows: { _ in nil }) { (span) throws(StoreError) -> Int in
+            span?.ranOnCallingThread(true)
+            try context.checkReady()
+            try query.validate()
+            let pending = overlay().changes(of: query.entity.name)
+            if pending.isEmpty {
+                return try backend.countOnCallingThread(query, excluding: [])
+            }
+            let stored = try backend.countOnCallingThread(Self.unsliced(query), excluding: Array(pending.keys))
+            return Self.count(stored: stored, with: pending, query: query)
         }
-        let stored = try backend.countOnCallingThread(Self.unsliced(query), excluding: Array(pending.keys))
-        return Self.count(stored: stored, with: pending, query: query)
     }
 
     /// Rows for IDs, with unsaved changes applied, in the order of `ids`.
@@ -48,16 +62,20 @@ extension PersistenceService {
         entity: EntityDescription,
         on backend: any SynchronousStoreBackend
     ) throws(StoreError) -> [StoreRow] {
-        try context.checkReady()
-        let pending = overlay().changes(of: entity.name)
-        let missing = ids.filter { pending[$0] == nil }
-        var stored: [UUID: StoreRow] = [:]
-        if !missing.isEmpty {
-            for row in try backend.fetchOnCallingThread(ids: missing, of: entity) {
-                stored[row.id] = row
+        try StoreSpan.run(startSpan(fetchingIDs: ids.count, of: entity), rows: { $0.count }) {
+            (span) throws(StoreError) -> [StoreRow] in
+            span?.ranOnCallingThread(true)
+            try context.checkReady()
+            let pending = overlay().changes(of: entity.name)
+            let missing = ids.filter { pending[$0] == nil }
+            var stored: [UUID: StoreRow] = [:]
+            if !missing.isEmpty {
+                for row in try backend.fetchOnCallingThread(ids: missing, of: entity) {
+                    stored[row.id] = row
+                }
             }
+            return Self.ordered(ids, stored: stored, pending: pending)
         }
-        return Self.ordered(ids, stored: stored, pending: pending)
     }
 
     /// Records new rows and applies the save option, as ``insert(_:entity:options:)`` does.
@@ -74,11 +92,15 @@ extension PersistenceService {
             try recordAndSaveBlocking(options, on: backend) { $0.recordInserts(rows, entity: entity) }
             return
         }
+        let batch = ChangeBatch(entities: [EntityChanges(entity: entity, inserts: rows)])
+        let span = startSpan(committing: batch, option: options)
+        span?.ranOnCallingThread(true)
         do throws(StoreError) {
-            let batch = ChangeBatch(entities: [EntityChanges(entity: entity, inserts: rows)])
             try backend.applyOnCallingThread(batch)
+            span?.end()
         } catch {
             recordChanges { $0.recordInserts(rows, entity: entity) }
+            span?.fail(error)
             throw error
         }
     }
@@ -97,21 +119,31 @@ extension PersistenceService {
             commits.waitForTurnBlocking(ticket)
             commits.finish(ticket)
         case .commit(let ticket, let changes, let taken):
+            let batch = changes.batch()
+            let span = startSpan(committing: batch, option: option)
+            span?.ranOnCallingThread(true)
             commits.waitForTurnBlocking(ticket)
             defer { commits.finish(ticket) }
             do throws(StoreError) {
-                try writeBlocking(changes, on: backend)
+                try writeBlocking(batch, of: changes, on: backend, span: span)
                 endCommit(ticket, giveBack: nil)
+                span?.end()
             } catch {
                 endCommit(ticket, giveBack: taken)
+                span?.fail(error)
                 throw error
             }
         }
     }
 
     /// Writes changes, resolving conflicts with the merge policy, as the async `write` does.
-    private func writeBlocking(_ changes: ChangeSet, on backend: any SynchronousStoreBackend) throws(StoreError) {
-        var batch = changes.batch()
+    private func writeBlocking(
+        _ batch: ChangeBatch,
+        of changes: ChangeSet,
+        on backend: any SynchronousStoreBackend,
+        span: StoreSpan?
+    ) throws(StoreError) {
+        var batch = batch
         var attempts = 0
         while true {
             attempts += 1
@@ -119,6 +151,7 @@ extension PersistenceService {
                 try backend.applyOnCallingThread(batch)
                 return
             } catch {
+                if error.code == .conflict { span?.conflict(records: error.records.count, policy: context.mergePolicy) }
                 guard error.code == .conflict, context.mergePolicy != .error, attempts < 8 else { throw error }
                 let conflicts = Set(error.records)
                 var current: [UUID: StoreRow] = [:]

@@ -18,13 +18,17 @@ extension PersistenceService {
     /// Rows matching a query, with unsaved changes applied.
     @usableFromInline
     func rows(for query: RowQuery) async throws(StoreError) -> [StoreRow] {
-        try context.checkReady()
-        try query.validate()
-        let pending = overlay().changes(of: query.entity.name)
-        if pending.isEmpty {
-            return try await context.backend.fetch(query)
+        try await StoreSpan.runAsync(startSpan(fetching: query), rows: { $0.count }) {
+            (span) async throws(StoreError) -> [StoreRow] in
+            try context.checkReady()
+            try query.validate()
+            span?.ranOnCallingThread(false)
+            let pending = overlay().changes(of: query.entity.name)
+            if pending.isEmpty {
+                return try await context.backend.fetch(query)
+            }
+            return try await rows(for: query, overlaidWith: pending)
         }
-        return try await rows(for: query, overlaidWith: pending)
     }
 
     /// Reads the rows matching a query, with unsaved changes applied, through `decode`: straight from the
@@ -91,20 +95,25 @@ extension PersistenceService {
     /// The number of rows matching a query, with unsaved changes applied: the store counts the rows that no pending
     /// change touches; each pending change's visible row is matched in memory.
     func count(for query: RowQuery) async throws(StoreError) -> Int {
-        try context.checkReady()
-        try query.validate()
-        let pending = overlay().changes(of: query.entity.name)
-        if let backend = context.synchronous {
-            // A count reads no row out of the store: short enough for the calling thread.
-            if pending.isEmpty { return try backend.countOnCallingThread(query, excluding: []) }
-            let stored = try backend.countOnCallingThread(Self.unsliced(query), excluding: Array(pending.keys))
+        try await StoreSpan.runAsync(startSpan(counting: query), rows: { _ in nil }) {
+            (span) async throws(StoreError) -> Int in
+            try context.checkReady()
+            try query.validate()
+            let pending = overlay().changes(of: query.entity.name)
+            if let backend = context.synchronous {
+                // A count reads no row out of the store: short enough for the calling thread.
+                span?.ranOnCallingThread(true)
+                if pending.isEmpty { return try backend.countOnCallingThread(query, excluding: []) }
+                let stored = try backend.countOnCallingThread(Self.unsliced(query), excluding: Array(pending.keys))
+                return Self.count(stored: stored, with: pending, query: query)
+            }
+            span?.ranOnCallingThread(false)
+            if pending.isEmpty {
+                return try await context.backend.count(query, excluding: [])
+            }
+            let stored = try await context.backend.count(Self.unsliced(query), excluding: Array(pending.keys))
             return Self.count(stored: stored, with: pending, query: query)
         }
-        if pending.isEmpty {
-            return try await context.backend.count(query, excluding: [])
-        }
-        let stored = try await context.backend.count(Self.unsliced(query), excluding: Array(pending.keys))
-        return Self.count(stored: stored, with: pending, query: query)
     }
 
     /// `query` without order, offset or limit: what the store counts before pending changes are overlaid.
@@ -128,13 +137,32 @@ extension PersistenceService {
     /// Rows for IDs, with unsaved changes applied, in the order of `ids` (duplicates and missing IDs skipped).
     @usableFromInline
     func rows(ids: [UUID], entity: EntityDescription) async throws(StoreError) -> [StoreRow] {
+        // Without a tracer, a plain call: a by-ID read is short, and a closure around it would cost measurably.
+        guard context.tracer != nil, let span = startSpan(fetchingIDs: ids.count, of: entity) else {
+            return try await rows(ids: ids, entity: entity, span: nil)
+        }
+        do throws(StoreError) {
+            let rows = try await rows(ids: ids, entity: entity, span: span)
+            span.end(returnedRows: rows.count)
+            return rows
+        } catch {
+            span.fail(error)
+            throw error
+        }
+    }
+
+    @inline(__always)
+    private func rows(ids: [UUID], entity: EntityDescription, span: StoreSpan?) async throws(StoreError) -> [StoreRow] {
         try context.checkReady()
         let pending = overlay().changes(of: entity.name)
         let missing = ids.filter { pending[$0] == nil }
         var stored: [UUID: StoreRow] = [:]
+        let backend = context.synchronous
+        let callingThread = backend != nil && missing.count <= Self.callingThreadRowLimit
+        span?.ranOnCallingThread(callingThread)
         if !missing.isEmpty {
             let rows: [StoreRow]
-            if let backend = context.synchronous, missing.count <= Self.callingThreadRowLimit {
+            if let backend, callingThread {
                 rows = try backend.fetchOnCallingThread(ids: missing, of: entity)
             } else {
                 rows = try await context.backend.fetch(ids: missing, of: entity)
@@ -199,11 +227,15 @@ extension PersistenceService {
             ancestry.allSatisfy { tree.levels[$0]?.isEmpty ?? true }
         }
         guard clear else { return false }
+        let batch = ChangeBatch(entities: [EntityChanges(entity: entity, inserts: rows)])
+        let span = startSpan(committing: batch, option: options)
         do throws(StoreError) {
-            try await context.backend.apply(ChangeBatch(entities: [EntityChanges(entity: entity, inserts: rows)]))
+            try await context.backend.apply(batch)
+            span?.end()
             return true
         } catch {
             recordChanges { $0.recordInserts(rows, entity: entity) }
+            span?.fail(error)
             throw error
         }
     }
@@ -244,13 +276,17 @@ extension PersistenceService {
             await commits.waitForTurn(ticket)
             commits.finish(ticket)
         case .commit(let ticket, let changes, let taken):
+            let batch = changes.batch()
+            let span = startSpan(committing: batch, option: option)
             await commits.waitForTurn(ticket)
             defer { commits.finish(ticket) }
             do throws(StoreError) {
-                try await write(changes)
+                try await write(batch, of: changes, span: span)
                 endCommit(ticket, giveBack: nil)
+                span?.end()
             } catch {
                 endCommit(ticket, giveBack: taken)
+                span?.fail(error)
                 throw error
             }
         }
@@ -306,9 +342,10 @@ extension PersistenceService {
         }
     }
 
-    /// Writes changes, resolving conflicts with the merge policy.
-    private func write(_ changes: ChangeSet) async throws(StoreError) {
-        var batch = changes.batch()
+    /// Writes `batch`, the batch of `changes`, resolving conflicts with the merge policy; each conflict the policy
+    /// resolves is an event of `span`.
+    private func write(_ batch: ChangeBatch, of changes: ChangeSet, span: StoreSpan?) async throws(StoreError) {
+        var batch = batch
         var attempts = 0
         while true {
             attempts += 1
@@ -316,6 +353,7 @@ extension PersistenceService {
                 try await context.backend.apply(batch)
                 return
             } catch {
+                if error.code == .conflict { span?.conflict(records: error.records.count, policy: context.mergePolicy) }
                 guard error.code == .conflict, context.mergePolicy != .error, attempts < 8 else { throw error }
                 let conflicts = Set(error.records)
                 var current: [UUID: StoreRow] = [:]

@@ -130,13 +130,18 @@ extension PersistenceService {
     ) async throws(StoreError) -> [T] {
         let schema = R.schema
         let rowQuery = query.rowQuery
-        if let backend = try callingThreadBackend(for: rowQuery) {
-            return try backend.fetchOnCallingThread(rowQuery) { cursor throws(StoreError) in
-                try schema.records(from: cursor, transform: transform)
+        return try await StoreSpan.runAsync(startSpan(fetching: rowQuery), rows: { $0.count }) {
+            (span) async throws(StoreError) -> [T] in
+            if let backend = try callingThreadBackend(for: rowQuery) {
+                span?.ranOnCallingThread(true)
+                return try backend.fetchOnCallingThread(rowQuery) { cursor throws(StoreError) in
+                    try schema.records(from: cursor, transform: transform)
+                }
             }
+            span?.ranOnCallingThread(false)
+            return try await read(rowQuery) { cursor throws(StoreError) in try schema.records(from: cursor) }
+                .map(transform)
         }
-        return try await read(rowQuery) { cursor throws(StoreError) in try schema.records(from: cursor) }
-            .map(transform)
     }
 
     /// Fetches matching records and hands them, immutable, to `process`; returns what it returns.
@@ -308,12 +313,17 @@ extension PersistenceService {
     nonisolated(nonsending) func records<R: Record>(for query: Query<R>) async throws(StoreError) -> [R] {
         let schema = R.schema
         let rowQuery = query.rowQuery
-        if let backend = try callingThreadBackend(for: rowQuery) {
-            return try backend.fetchOnCallingThread(rowQuery) { cursor throws(StoreError) in
-                try schema.records(from: cursor)
+        return try await StoreSpan.runAsync(startSpan(fetching: rowQuery), rows: { $0.count }) {
+            (span) async throws(StoreError) -> [R] in
+            if let backend = try callingThreadBackend(for: rowQuery) {
+                span?.ranOnCallingThread(true)
+                return try backend.fetchOnCallingThread(rowQuery) { cursor throws(StoreError) in
+                    try schema.records(from: cursor)
+                }
             }
+            span?.ranOnCallingThread(false)
+            return try await read(rowQuery) { cursor throws(StoreError) in try schema.records(from: cursor) }
         }
-        return try await read(rowQuery) { cursor throws(StoreError) in try schema.records(from: cursor) }
     }
 
     @inlinable

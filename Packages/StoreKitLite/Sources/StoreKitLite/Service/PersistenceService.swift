@@ -1,3 +1,5 @@
+public import Tracing
+
 /// A persistence service: a unit of work over a store, with Core Data's semantics on value-type records.
 ///
 /// The root service owns a ``StoreBackend``; child services made with ``makeChild()`` stack on it like nested
@@ -9,6 +11,9 @@
 /// Initialization is asynchronous (it creates or migrates the store): ``isInitialized`` turns true when it is
 /// done, ``waitUntilInitialized()`` waits for it, and any operation before it fails with
 /// ``StoreError/Code/notInitialized``. When initialization fails, every later operation fails with the same error.
+///
+/// With a tracer (the one the process installed, or one passed to the initializer), operations that reach the store
+/// start spans following OpenTelemetry's database conventions; see <doc:Tracing>.
 public final class PersistenceService: Sendable {
     let context: StoreContext
     let parent: PersistenceService?
@@ -22,8 +27,15 @@ public final class PersistenceService: Sendable {
     ///   - model: the record types and their migrations.
     ///   - backend: the store, such as `SQLiteBackend(path:)` or `InMemoryBackend()`.
     ///   - mergePolicy: what commits do on optimistic-concurrency conflicts.
-    public init(model: StoreModel, backend: any StoreBackend, mergePolicy: MergePolicy = .error) {
-        let context = StoreContext(backend: backend, model: model, mergePolicy: mergePolicy)
+    ///   - tracer: what the hierarchy's operations start spans with: by default the tracer the process installed
+    ///     (``installedTracer``, read now); `nil` traces nothing.
+    public init(
+        model: StoreModel,
+        backend: any StoreBackend,
+        mergePolicy: MergePolicy = .error,
+        tracer: (any Tracer)? = PersistenceService.installedTracer
+    ) {
+        let context = StoreContext(backend: backend, model: model, mergePolicy: mergePolicy, tracer: tracer)
         self.context = context
         self.parent = nil
         self.level = context.makeLevel()
@@ -51,9 +63,10 @@ public final class PersistenceService: Sendable {
     public static func open(
         model: StoreModel,
         backend: any StoreBackend,
-        mergePolicy: MergePolicy = .error
+        mergePolicy: MergePolicy = .error,
+        tracer: (any Tracer)? = PersistenceService.installedTracer
     ) async throws(StoreError) -> PersistenceService {
-        let service = PersistenceService(model: model, backend: backend, mergePolicy: mergePolicy)
+        let service = PersistenceService(model: model, backend: backend, mergePolicy: mergePolicy, tracer: tracer)
         try await service.waitUntilInitialized()
         return service
     }
@@ -65,7 +78,7 @@ public final class PersistenceService: Sendable {
 
     /// Waits until initialization finishes.
     ///
-    /// - Throws: the error initialization failed with (see ``open(model:backend:mergePolicy:)``).
+    /// - Throws: the error initialization failed with (see ``open(model:backend:mergePolicy:tracer:)``).
     public func waitUntilInitialized() async throws(StoreError) {
         try await context.waitUntilInitialized()
     }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Tracing
 
 /// What every service of one hierarchy shares: the backend, the model, the initialization state and the change
 /// sets of all levels, under one lock so that moving changes between levels is atomic.
@@ -27,26 +28,52 @@ final class StoreContext: Sendable {
     let synchronous: (any SynchronousStoreBackend)?
     let model: StoreModel
     let mergePolicy: MergePolicy
+    /// The tracer every service of the hierarchy starts spans with; `nil` when they trace nothing.
+    let tracer: (any Tracer)?
+    /// What spans name the backend (read once: a backend's description does not change).
+    let backendDescription: BackendDescription
     let initialization = Locked<Initialization>(.pending([]))
     let tree = Locked(Tree())
     /// Orders the hierarchy's commits.
     let commits = CommitSequencer()
 
-    init(backend: any StoreBackend, model: StoreModel, mergePolicy: MergePolicy) {
+    init(backend: any StoreBackend, model: StoreModel, mergePolicy: MergePolicy, tracer: (any Tracer)?) {
         self.backend = backend
         self.synchronous = backend as? any SynchronousStoreBackend
         self.model = model
         self.mergePolicy = mergePolicy
+        self.tracer = tracer
+        self.backendDescription = backend.backendDescription
     }
 
     /// Validates the model and migrates the store, then wakes every waiter.
+    ///
+    /// Traced as one `MIGRATE` span, parented to the context the root service was made in, with a child span per
+    /// migration the backend applies.
     func initialize() async {
         let outcome: Initialization
+        var span: StoreSpan?
         do throws(StoreError) {
             try model.validate()
-            try await backend.migrate(to: model)
+            var recorder = MigrationRecorder.off
+            if let tracer {
+                let started = StoreSpan(
+                    tracer: tracer,
+                    name: StoreSpan.Operation.migrate,
+                    context: ServiceContext.current ?? .topLevel,
+                    kind: .client,
+                    backend: backendDescription,
+                    operation: StoreSpan.Operation.migrate
+                )
+                started.span.attributes[StoreSpan.Key.schemaVersion] = model.migrations.count
+                recorder = MigrationRecorder(tracer: tracer, parent: started.span.context, backend: backendDescription)
+                span = started
+            }
+            try await backend.migrate(to: model, recording: recorder)
+            span?.end()
             outcome = .ready
         } catch {
+            span?.fail(error)
             // A failure with a kind of its own (a corrupt file, a newer schema, an invalid model, …) keeps it;
             // only a generic backend failure becomes `initializationFailed`.
             outcome = .failed(
