@@ -63,8 +63,6 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // StoreKitLite's tests read the change log's table directly.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-        // StoreKitLite's tracing tests record spans with `InMemoryTracing`.
-        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
 
         // MARK: - Client-side app dependencies
         // Command-line parsing for the `fleet` executable.
