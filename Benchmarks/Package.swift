@@ -37,6 +37,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // The bare-Hummingbird baseline and the floor fleetd's throughput is compared with (`Scripts/bench-fleetd`).
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // The in-memory tracer, for what tracing costs a request.
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     ],
     targets: [
         .executableTarget(
@@ -124,6 +126,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "RequestStoreCache", package: "Adapters"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
             path: "Benchmarks/RequestKitProfile",
             swiftSettings: sharedSwiftSettings

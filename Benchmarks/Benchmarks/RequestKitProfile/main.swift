@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import HTTPTypes
+import InMemoryTracing
 import NIOCore
 import NIOHTTP1
 import RequestKit
@@ -69,6 +70,12 @@ if mode == "chain" || mode == "auth" {
 // `… N step` sends them through one pass-through `Middleware` of a user's, written as the middleware article shows.
 if mode == "step" {
     configuration.middleware = [PassThroughStep()]
+}
+// `… N traced` records a request span and an attempt span for each with swift-distributed-tracing's in-memory
+// tracer (which keeps every span: drop them now and then with `popFinishedSpans()`).
+let tracer = InMemoryTracer(recordInjections: false, recordExtractions: false)
+if mode == "traced" {
+    configuration.tracer = tracer
 }
 let client = RequestClient(
     environment: try ServiceEnvironment(name: "canned", baseURL: "http://127.0.0.1/"),
@@ -318,6 +325,11 @@ let elapsed = try await Task.detached {
             let url = try client.environment.currentEnvironment.url(for: "bytes")
             let request = ClientRequest(method: .get, url: url, operation: "GET")
             for _ in 0..<count { _ = try await client.send(request).body.collect(upTo: 1 << 24) }
+        } else if mode == "traced" {
+            for index in 0..<count {
+                _ = try await client.get("bytes")
+                if index % 1000 == 999 { _ = tracer.popFinishedSpans() }
+            }
         } else {
             for _ in 0..<count { _ = try await client.get("bytes") }
         }

@@ -201,8 +201,6 @@ public struct RequestClient: Sendable {
         var request: ClientRequest
         var environment: ServiceEnvironment
         var decorators: [any Middleware]
-        /// The endpoint's name, or `nil` for a request named after its method and path (too many names for spans).
-        var endpointName: String?
     }
 
     /// Resolves a described request against the current environment and merges the client's settings into it.
@@ -250,19 +248,16 @@ public struct RequestClient: Sendable {
         }
         // Without decorators no array of existentials is built.
         let decorators: [any Middleware] = descriptor.decorators.isEmpty ? [] : descriptor.decorators
-        return Prepared(
-            request: request,
-            environment: environment,
-            decorators: decorators,
-            endpointName: configuration.tracer == nil ? nil : Self.spanName(of: descriptor)
-        )
+        return Prepared(request: request, environment: environment, decorators: decorators)
     }
 
     /// The name of a request's span: the endpoint's own name, or `nil` for the method alone when the request has
     /// none or it is the default `"METHOD path"`, whose path may hold identifiers (OpenTelemetry asks for names of
     /// low cardinality).
-    private static func spanName(of descriptor: RequestDescriptor) -> String? {
-        guard let name = descriptor.operation, !name.hasSuffix(descriptor.path) else { return nil }
+    static func spanName(of descriptor: RequestDescriptor) -> String {
+        guard let name = descriptor.operation, !name.hasSuffix(descriptor.path) else {
+            return descriptor.method.rawValue
+        }
         return name
     }
 
@@ -278,19 +273,23 @@ public struct RequestClient: Sendable {
         _ descriptor: RequestDescriptor,
         handle: @escaping @Sendable (ClientResponse) async throws -> Outcome<Value>
     ) async throws(RequestKitError) -> Value {
-        try await run(prepare(descriptor), handle: handle)
+        let prepared = try prepare(descriptor)
+        guard configuration.tracer != nil else { return try await runObserved(prepared, handle: handle) }
+        return try await runTraced(prepared, named: Self.spanName(of: descriptor), handle: handle)
     }
 
-    /// Runs a prepared request and hands the response to `handle`, with its span, events, limits and error context.
-    func run<Value: Sendable>(
+    /// Runs a prepared request in a span named `name` (the endpoint's name or the method: OpenTelemetry asks for
+    /// names of low cardinality) and hands the response to `handle`, with events, limits and error context.
+    @inline(never)
+    func runTraced<Value: Sendable>(
         _ prepared: Prepared,
+        named name: String,
         handle: @escaping @Sendable (ClientResponse) async throws -> Outcome<Value>
     ) async throws(RequestKitError) -> Value {
         guard let tracer = configuration.tracer else { return try await runObserved(prepared, handle: handle) }
         let request = prepared.request
-        // A low-cardinality name, as OpenTelemetry asks: the endpoint's name, or the method.
         let span = tracer.startSpan(
-            prepared.endpointName ?? request.method.rawValue,
+            name,
             context: ServiceContext.current ?? .topLevel,
             ofKind: .internal
         )
@@ -320,7 +319,7 @@ public struct RequestClient: Sendable {
     }
 
     /// Runs a prepared request and hands the response to `handle`, with events, limits and error context.
-    private func runObserved<Value: Sendable>(
+    func runObserved<Value: Sendable>(
         _ prepared: Prepared,
         handle: @escaping @Sendable (ClientResponse) async throws -> Outcome<Value>
     ) async throws(RequestKitError) -> Value {
@@ -451,7 +450,12 @@ public struct RequestClient: Sendable {
         descriptor.expect(decoding.accept)
         let prepared = try prepare(descriptor)
         guard runsPlain(prepared.request) else {
-            return try await run(prepared) { response in try await reader.read(response) }
+            guard configuration.tracer != nil else {
+                return try await runObserved(prepared) { response in try await reader.read(response) }
+            }
+            return try await runTraced(prepared, named: Self.spanName(of: descriptor)) { response in
+                try await reader.read(response)
+            }
         }
         // The common case, sent and read directly: no response closure to allocate, no frames in between, and the
         // request is not copied out of `prepared` (a copy counts references other tasks count too).

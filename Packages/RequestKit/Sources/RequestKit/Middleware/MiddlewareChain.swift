@@ -158,6 +158,7 @@ final class MiddlewareChain: Sendable {
 
     /// ``finish(_:)`` in a span of its own, kind `client`, whose context goes out in the request's header fields.
     /// The span ends when the response head arrives; the request's span covers the body.
+    @inline(never)
     private nonisolated(nonsending) func finishTraced(
         _ request: ClientRequest,
         tracer: any Tracer
@@ -173,7 +174,7 @@ final class MiddlewareChain: Sendable {
             if request.attempt > 1 {
                 attributes[RequestTracing.AttributeKey.resendCount] = request.attempt - 1
             }
-            if let retry = request.retryCause {
+            if let retry = RetryCause.current {
                 attributes[RequestTracing.AttributeKey.retryReason] = retry.reason
                 attributes[RequestTracing.AttributeKey.retryDelay] = retry.delay.timeInterval
             }

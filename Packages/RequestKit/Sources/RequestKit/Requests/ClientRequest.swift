@@ -25,9 +25,6 @@ public struct ClientRequest: Sendable {
     /// The number of this attempt, from 1; the retry middleware counts it up for every attempt it sends, so
     /// middleware below it, the transport and observers can tell attempts apart.
     public var attempt = 1
-    /// Why this attempt is a retry, and how long the retry step waited before it; `nil` for a first attempt. The
-    /// retry middleware sets it, and an attempt's span records it (see <doc:Tracing>).
-    public var retryCause: RetryCause?
     /// What sees each redirect a transport follows by itself, in order (see ``RedirectHandler``); empty by default.
     public var redirectHandlers: [any RedirectHandler] = []
     /// The request's number for observers (the ``RequestStarted/id``), or 0 when nobody observes it.
@@ -54,7 +51,14 @@ public struct ClientRequest: Sendable {
 }
 
 /// Why an attempt of a request is a retry.
+///
+/// The retry step binds it to the task that sends a retry (``current``), for the steps below it, the transport and
+/// the attempt's span (see <doc:Tracing>) to read; a retry step of your own can bind it the same way. It is not a
+/// field of ``ClientRequest``, which every request copies several times.
 public struct RetryCause: Sendable, Hashable {
+    /// The cause of the attempt the current task is sending, or `nil` for a first attempt.
+    @TaskLocal public static var current: RetryCause?
+
     /// What the previous attempt ended with: its status code (`"503"`) or the name of its error's
     /// ``RequestKitError/Code`` (`"connectionLost"`).
     public var reason: String

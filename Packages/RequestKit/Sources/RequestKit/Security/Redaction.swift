@@ -30,6 +30,8 @@ enum Redaction {
     }
 
     static func redact(_ url: URL) -> URL {
+        // Most URLs carry neither a password nor a query: nothing to parse again.
+        if url.query == nil, url.password == nil { return url }
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
         if components.password != nil { components.password = placeholder }
         if let items = components.queryItems, items.contains(where: { isSecret($0.name) }) {

@@ -137,32 +137,48 @@ extension PersistenceService {
     /// Rows for IDs, with unsaved changes applied, in the order of `ids` (duplicates and missing IDs skipped).
     @usableFromInline
     func rows(ids: [UUID], entity: EntityDescription) async throws(StoreError) -> [StoreRow] {
-        // Without a tracer, a plain call: a by-ID read is short, and a closure around it would cost measurably.
-        guard context.tracer != nil, let span = startSpan(fetchingIDs: ids.count, of: entity) else {
-            return try await rows(ids: ids, entity: entity, span: nil)
+        // The read as it is without a tracer; the traced read is a function of its own, so that this one's frame and
+        // code stay those of the plain read.
+        if context.tracer != nil { return try await tracedRows(ids: ids, entity: entity) }
+        var callingThread = false
+        return try await rows(ids: ids, entity: entity, callingThread: &callingThread)
+    }
+
+    /// ``rows(ids:entity:)`` in a span.
+    @inline(never)
+    private func tracedRows(ids: [UUID], entity: EntityDescription) async throws(StoreError) -> [StoreRow] {
+        guard let span = startSpan(fetchingIDs: ids.count, of: entity) else {
+            var callingThread = false
+            return try await rows(ids: ids, entity: entity, callingThread: &callingThread)
         }
+        var callingThread = false
         do throws(StoreError) {
-            let rows = try await rows(ids: ids, entity: entity, span: span)
+            let rows = try await rows(ids: ids, entity: entity, callingThread: &callingThread)
+            span.ranOnCallingThread(callingThread)
             span.end(returnedRows: rows.count)
             return rows
         } catch {
+            span.ranOnCallingThread(callingThread)
             span.fail(error)
             throw error
         }
     }
 
+    /// The read of ``rows(ids:entity:)``; sets `callingThread` when it read the store on the calling thread.
     @inline(__always)
-    private func rows(ids: [UUID], entity: EntityDescription, span: StoreSpan?) async throws(StoreError) -> [StoreRow] {
+    private func rows(
+        ids: [UUID],
+        entity: EntityDescription,
+        callingThread: inout Bool
+    ) async throws(StoreError) -> [StoreRow] {
         try context.checkReady()
         let pending = overlay().changes(of: entity.name)
         let missing = ids.filter { pending[$0] == nil }
         var stored: [UUID: StoreRow] = [:]
-        let backend = context.synchronous
-        let callingThread = backend != nil && missing.count <= Self.callingThreadRowLimit
-        span?.ranOnCallingThread(callingThread)
         if !missing.isEmpty {
             let rows: [StoreRow]
-            if let backend, callingThread {
+            if let backend = context.synchronous, missing.count <= Self.callingThreadRowLimit {
+                callingThread = true
                 rows = try backend.fetchOnCallingThread(ids: missing, of: entity)
             } else {
                 rows = try await context.backend.fetch(ids: missing, of: entity)

@@ -89,6 +89,8 @@ struct RetryMiddleware: Middleware {
         let timeout = request.timeouts.perAttempt
         // Without observers and without a deadline, the clock is read only when an attempt is retried.
         let timesAttempts = observed || machine.deadline != nil
+        // Why the attempt being sent is a retry, bound to its task (``RetryCause/current``).
+        var cause: RetryCause?
         while true {
             request.attempt = machine.attempt
             let began = timesAttempts ? clock.now : nil
@@ -112,7 +114,12 @@ struct RetryMiddleware: Middleware {
                 }
             } else {
                 do {
-                    let response = try await next(request)
+                    let response: ClientResponse
+                    if let cause {
+                        response = try await RetryCause.$current.withValue(cause) { try await next(request) }
+                    } else {
+                        response = try await next(request)
+                    }
                     // An answer that is not retried goes back as it is; its `Retry-After` is never read.
                     guard machine.mayRetry(status: response.status.code) else {
                         if observed, let began {
@@ -143,7 +150,7 @@ struct RetryMiddleware: Middleware {
             if let body = request.body, !body.isReplayable {
                 throw Self.notReplayable(request, after: result, because: "its body is a one-shot stream")
             }
-            request.retryCause = RetryCause(reason: Self.reason(of: result), delay: delay)
+            cause = RetryCause(reason: Self.reason(of: result), delay: delay)
             do {
                 try await Task.sleep(for: delay)
             } catch {
