@@ -130,6 +130,21 @@ do {
     case "swinject.miss":
         let container = makeContainer()
         for _ in 0..<iterations { blackHole(container.resolve(Unregistered.self)) }
+    case "locator.params":
+        // A factory taking a parameter, resolved with an argument of exactly its parameter's type.
+        let locator = try makeLocator()
+        try locator.register(Handler.self, name: "levelled") { (r, level: Int) in
+            Handler(logger: try r.resolve(), store: try r.resolve())
+        }
+        for index in 0..<iterations { blackHole(try locator.resolve(Handler.self, name: "levelled", params: index)) }
+    case "locator.params.existential":
+        // A factory taking a protocol-typed parameter, resolved with a value of the protocol's existential type.
+        let locator = try makeLocator()
+        try locator.register(Handler.self, name: "logged") { (r, logger: any Logging) in
+            Handler(logger: logger, store: try r.resolve())
+        }
+        let logger: any Logging = ConsoleLogger()
+        for _ in 0..<iterations { blackHole(try locator.resolve(Handler.self, name: "logged", params: logger)) }
     case "locator.transient":
         let locator = try makeLocator()
         try locator.register(MemoryStore.self, lifetime: .transient) { _ in MemoryStore() }

@@ -20,7 +20,7 @@ if [ ${#scenarios[@]} -eq 0 ]; then
         locator.singleton swinject.singleton swinject.singleton.synchronized locator.singleton.frozen
         locator.named swinject.named locator.key locator.child swinject.child
         locator.transient swinject.transient locator.transient2 swinject.transient2 locator.miss swinject.miss
-        locator.singleton.10 locator.singleton.10000
+        locator.singleton.10 locator.singleton.10000 locator.params locator.params.existential
     )
 fi
 build() {
