@@ -167,7 +167,8 @@ public final class RequestClientStack: Sendable {
     public let cache: HTTPCache?
     /// The client.
     public let client: RequestClient
-    /// Shuts the transport's connection pool down on graceful shutdown, then closes the cache file if there is one.
+    /// On graceful shutdown, cancels the client's background work and waits for it, shuts the transport's connection
+    /// pool down, then closes the cache file if there is one.
     public let lifecycle: ModuleLifecycleService
 
     static func checkProblems(of module: RequestClientModule) throws(ModuleConfigurationError) {
@@ -202,8 +203,11 @@ public final class RequestClientStack: Sendable {
         let transport = AsyncHTTPClientTransport(configuration: module.transport, logger: module.logger)
         self.transport = transport
         client = RequestClient(environment: environment, transport: transport, configuration: configuration)
+        let client = self.client
         lifecycle = ModuleLifecycleService(label: module.label, logger: module.logger) { [cacheFile] in
-            // The pool first: no request can then store an answer in a closed cache file.
+            // The client's background work first (a revalidation behind a stale answer), since it sends through the
+            // pool; then the pool, so that no request can store an answer in a closed cache file.
+            await client.shutdown()
             try await transport.shutdown()
             try await cacheFile?.service.close()
         }

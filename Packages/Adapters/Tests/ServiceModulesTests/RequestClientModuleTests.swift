@@ -32,6 +32,8 @@ struct RequestClientModuleTests {
             try await lifecycles.shutdown()
             await #expect(throws: RequestKitError.self) { try await client.get("status") }
             #expect(server.receivedRequests.count == 1)
+            // The client's background work was shut down first: nothing new starts there.
+            #expect(!client.backgroundWork.run {})
         }
     }
 

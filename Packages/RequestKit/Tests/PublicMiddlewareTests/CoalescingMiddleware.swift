@@ -74,7 +74,7 @@ struct CoalescingMiddleware: Middleware {
         let arrival = state.registry.withLock { $0.arrive(key, coalescing: false, waiter: 0, nil) }
         guard case .exclusive(let entry) = arrival else {
             throw RequestKitError(
-                code: .redundantRequest,
+                .redundantRequest,
                 subject: request.url.absoluteString,
                 reason: "an identical request is in flight; nothing was sent",
                 operation: request.operation,
@@ -138,7 +138,7 @@ struct CoalescingMiddleware: Middleware {
         work?.cancel()
         waiter?.resume(
             throwing: RequestKitError(
-                code: .cancelled,
+                .cancelled,
                 subject: request.url.absoluteString,
                 reason: "the request was cancelled",
                 operation: request.operation,
@@ -159,7 +159,7 @@ struct CoalescingMiddleware: Middleware {
                 body = try await response.body.collect(upTo: limit)
             } catch let error as RequestKitError where error.code == .bodyTooLarge {
                 throw RequestKitError(
-                    code: .bodyTooLarge,
+                    .bodyTooLarge,
                     subject: request.url.absoluteString,
                     reason: "a coalesced response is held in memory and this one is larger than maximumBodySize "
                         + "(\(limit) bytes); send it with DuplicatePolicy.allow",

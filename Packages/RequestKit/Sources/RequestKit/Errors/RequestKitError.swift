@@ -139,6 +139,7 @@ public struct RequestKitError: Error, Sendable, CustomStringConvertible {
 
     /// Creates an error, as ``init(_:subject:reason:operation:url:status:underlying:)`` does; the earlier spelling,
     /// kept so that code written against it still builds.
+    @available(*, deprecated, renamed: "init(_:subject:reason:operation:url:status:underlying:)")
     public init(
         code: Code,
         subject: String,

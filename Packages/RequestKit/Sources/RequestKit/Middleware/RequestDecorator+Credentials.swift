@@ -16,7 +16,7 @@ extension RequestDecorator {
         return RequestDecorator { request in
             guard valid else {
                 throw RequestKitError(
-                    code: .invalidRequest,
+                    .invalidRequest,
                     subject: request.url.absoluteString,
                     reason: "a Basic user name cannot contain a colon",
                     operation: request.operation,

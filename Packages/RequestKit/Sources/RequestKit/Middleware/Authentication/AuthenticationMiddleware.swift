@@ -103,7 +103,7 @@ struct AuthenticationMiddleware<A: Authenticator>: Middleware {
         guard authenticator.isRejected(second, for: replay) else { return second }
         await RetryMiddleware.discard(second.body)
         throw RequestKitError(
-            code: .authenticationFailed,
+            .authenticationFailed,
             subject: request.url.absoluteString,
             reason: "the server rejected the refreshed credential too",
             operation: request.operation,
@@ -150,7 +150,7 @@ struct AuthenticationMiddleware<A: Authenticator>: Middleware {
                         } catch {
                             result = .failure(
                                 RequestKitError(
-                                    code: .authenticationFailed,
+                                    .authenticationFailed,
                                     subject: "credential refresh",
                                     reason: "the credential could not be refreshed",
                                     underlying: error
@@ -166,7 +166,7 @@ struct AuthenticationMiddleware<A: Authenticator>: Middleware {
             if let waiter = state.machine.withLock({ $0.remove(id) }) {
                 waiter.resume(
                     throwing: RequestKitError(
-                        code: .cancelled,
+                        .cancelled,
                         subject: request.url.absoluteString,
                         reason: "the request was cancelled while its credential was refreshed",
                         operation: request.operation,

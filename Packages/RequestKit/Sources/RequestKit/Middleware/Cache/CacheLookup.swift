@@ -366,7 +366,7 @@ struct CacheLookup {
 
     private func notCached(_ request: ClientRequest) -> RequestKitError {
         RequestKitError(
-            code: .notCached,
+            .notCached,
             subject: request.url.absoluteString,
             reason: "the request may be answered only from the cache and nothing usable is stored; nothing was sent",
             operation: request.operation,

@@ -61,7 +61,7 @@ public final class HTTPCache: Sendable {
             throw error
         } catch {
             throw RequestKitError(
-                code: .fileSystem,
+                .fileSystem,
                 subject: "HTTP cache",
                 reason: "the cache store failed",
                 underlying: error

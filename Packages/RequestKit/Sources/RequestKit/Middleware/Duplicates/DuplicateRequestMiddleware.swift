@@ -67,7 +67,7 @@ struct DuplicateRequestMiddleware: Middleware {
         let arrival = state.registry.withLock { $0.arrive(key, coalescing: false, waiter: 0, nil) }
         guard case .exclusive(let entry) = arrival else {
             throw RequestKitError(
-                code: .redundantRequest,
+                .redundantRequest,
                 subject: request.url.absoluteString,
                 reason: "an identical request is in flight; nothing was sent",
                 operation: request.operation,
@@ -135,7 +135,7 @@ struct DuplicateRequestMiddleware: Middleware {
         work?.cancel()
         waiter?.resume(
             throwing: RequestKitError(
-                code: .cancelled,
+                .cancelled,
                 subject: request.url.absoluteString,
                 reason: "the request was cancelled",
                 operation: request.operation,
@@ -157,7 +157,7 @@ struct DuplicateRequestMiddleware: Middleware {
                 body = try await response.body.collect(upTo: limit)
             } catch let error as RequestKitError where error.code == .bodyTooLarge {
                 throw RequestKitError(
-                    code: .bodyTooLarge,
+                    .bodyTooLarge,
                     subject: request.url.absoluteString,
                     reason: "a coalesced response is held in memory and this one is larger than maximumBodySize "
                         + "(\(limit) bytes); send it with DuplicatePolicy.allow",

@@ -155,7 +155,7 @@ struct RetryMiddleware: Middleware {
                 try await Task.sleep(for: delay)
             } catch {
                 throw RequestKitError(
-                    code: .cancelled,
+                    .cancelled,
                     subject: request.url.absoluteString,
                     reason: "the request was cancelled while waiting to retry",
                     operation: request.operation,
@@ -221,7 +221,7 @@ struct RetryMiddleware: Middleware {
         because reason: String
     ) -> RequestKitError {
         var error = RequestKitError(
-            code: .invalidRequest,
+            .invalidRequest,
             subject: request.url.absoluteString,
             reason: "the request cannot be sent again: \(reason)",
             operation: request.operation,
