@@ -206,9 +206,14 @@ public final class SQLiteBackend: SynchronousStoreBackend {
 
     /// `sqlite`, with the file name (never its folder) as the namespace; none for an in-memory database.
     public var backendDescription: BackendDescription {
-        switch location {
+        let durability = durability == .full ? "full" : "normal"
+        return switch location {
         case .file(let path):
-            BackendDescription(system: "sqlite", namespace: URL(fileURLWithPath: path).lastPathComponent)
+            BackendDescription(
+                system: "sqlite",
+                namespace: URL(fileURLWithPath: path).lastPathComponent,
+                durability: durability
+            )
         case .memory: BackendDescription(system: "sqlite")
         }
     }

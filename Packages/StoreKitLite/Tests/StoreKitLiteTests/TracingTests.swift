@@ -93,6 +93,13 @@ struct TracingTests {
         #expect(Self.int(inserts, "storekitlite.records.vehicles") == 3)
         #expect(Self.int(inserts, "storekitlite.inserts") == 3)
         #expect(Self.string(inserts, "storekitlite.save.option") == "saveAndPersist")
+        // SQLite files are opened with full durability unless told; the other stores leave it to their server.
+        let durability: String? =
+            switch kind {
+            case .sqliteFile, .sqliteFileCallingThread: "full"
+            default: nil
+            }
+        #expect(Self.string(inserts, "storekitlite.durability") == durability)
         #expect(inserts.status == nil)
 
         // A commit of two entities names no single collection.

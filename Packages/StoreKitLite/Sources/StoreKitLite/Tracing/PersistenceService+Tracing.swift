@@ -88,6 +88,9 @@ extension PersistenceService {
             }
             if records > 1 { attributes[StoreSpan.Key.batchSize] = records }
             attributes[StoreSpan.Key.saveOption] = option.description
+            if let durability = context.backendDescription.durability {
+                attributes[StoreSpan.Key.durability] = durability
+            }
             attributes[StoreSpan.Key.inserts] = inserts
             attributes[StoreSpan.Key.updates] = updates
             attributes[StoreSpan.Key.deletes] = deletes

@@ -35,6 +35,7 @@ struct StoreSpan: Sendable {
         static let requestedIDs = "storekitlite.query.ids"
         static let callingThread = "storekitlite.calling_thread"
         static let saveOption = "storekitlite.save.option"
+        static let durability = "storekitlite.durability"
         static let inserts = "storekitlite.inserts"
         static let updates = "storekitlite.updates"
         static let deletes = "storekitlite.deletes"
