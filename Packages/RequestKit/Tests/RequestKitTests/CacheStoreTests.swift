@@ -1,7 +1,8 @@
 import Foundation
 import HTTPTypes
-import RequestKit
 import Testing
+
+@testable import RequestKit
 
 /// Keys, stored answers and their age arithmetic, and the bounded memory store: pure values, no requests.
 struct CacheStoreTests {

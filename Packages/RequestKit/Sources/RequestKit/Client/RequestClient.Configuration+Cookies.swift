@@ -1,7 +1,7 @@
 extension RequestClient.Configuration {
     /// The cookie store the client sends cookies from and stores cookies into, or `nil` (the default) for none.
     ///
-    /// Setting a store puts a ``CookieMiddleware`` at the end of ``middleware`` (replacing one that is there);
+    /// Setting a store puts the step that sends and stores its cookies at the end of ``middleware`` (replacing one that is there);
     /// setting `nil` removes it.
     ///
     /// ```swift

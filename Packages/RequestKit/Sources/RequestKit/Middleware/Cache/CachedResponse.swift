@@ -134,16 +134,16 @@ public struct CachedResponse: Sendable, Hashable, Codable {
     /// `Expires` minus `Date`, else for a status cacheable by default with a `Last-Modified` a tenth of the time
     /// since then, at most a day (the heuristic of section 4.2.2); otherwise 0. `s-maxage` is for shared caches and
     /// is ignored.
-    public var freshnessLifetime: TimeInterval { head.lifetime }
+    var freshnessLifetime: TimeInterval { head.lifetime }
 
     /// The answer's age at `now`, in seconds (RFC 9111 section 4.2.3): its `Age`, the time it spent in transit and
     /// the time since it arrived.
-    public func age(at now: Date) -> TimeInterval {
+    func age(at now: Date) -> TimeInterval {
         head.initialAge + max(0, now.timeIntervalSince(responseTime))
     }
 
     /// Whether the answer is fresh at `now`: younger than its ``freshnessLifetime``.
-    public func isFresh(at now: Date) -> Bool {
+    func isFresh(at now: Date) -> Bool {
         age(at: now) < freshnessLifetime
     }
 

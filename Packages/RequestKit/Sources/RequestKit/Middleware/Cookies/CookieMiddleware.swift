@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 
-/// The middleware that sends and stores a ``CookieStore``'s cookies.
+/// The step that sends and stores a ``CookieStore``'s cookies, which ``RequestClient/Configuration/cookieStore`` adds.
 ///
 /// It adds the matching cookies to each request's `Cookie` field (after a `Cookie` value the request already
 /// carries) and stores the `Set-Cookie` fields of each response it passes back. Setting
@@ -12,16 +12,16 @@ import HTTPTypes
 /// sets are stored for the URL that set them, and the request to each new location carries the cookies chosen for
 /// that location, not those of the first URL (see ``RedirectHandler``). A `Cookie` value the request carried itself
 /// stays while the redirects keep to its origin. `PublicResourceClient` never sends cookies.
-public struct CookieMiddleware: Middleware {
+struct CookieMiddleware: Middleware {
     /// The store read and written.
-    public let store: CookieStore
+    let store: CookieStore
 
     /// Creates the middleware for a store.
-    public init(store: CookieStore) {
+    init(store: CookieStore) {
         self.store = store
     }
 
-    nonisolated(nonsending) public func intercept(
+    nonisolated(nonsending) func intercept(
         _ request: ClientRequest,
         next: MiddlewareNext
     ) async throws -> ClientResponse {
