@@ -73,6 +73,7 @@ struct TracingEndToEndTests {
             binary: binary,
             extraArguments: [
                 "--database", database.url, "--trace-endpoint", receiver.endpoint, "--trace-service-name", service,
+                "--log-level", "debug",
             ]
         )
         defer { daemon.removeData() }
@@ -150,5 +151,15 @@ struct TracingEndToEndTests {
         }
         #expect(store.contains { $0.string("db.collection.name") != nil })
         #expect(Set(trace.map(\.traceID)).count == 1)
+
+        // fleetd's access log entry of the POST carries the trace and the request's span.
+        let entry = try #require(
+            daemon.logText.split(separator: "\n").first {
+                $0.contains(#""http.route":"/v2/vehicles""#) && $0.contains("POST")
+            },
+            "the access log entry of the POST"
+        )
+        #expect(entry.contains(#""trace_id":"\#(server.traceID)""#), "\(entry)")
+        #expect(entry.contains(#""span_id":"\#(server.spanID)""#), "\(entry)")
     }
 }
