@@ -17,12 +17,21 @@ public struct TraceExport: Sendable {
     /// The share of new traces recorded, from 0 to 1. A trace that arrives with a parent follows the parent's
     /// decision, so one command's trace is whole across the CLI, the daemon and the store.
     public var samplingRatio: Double
+    /// The longest one export, its retries included, may take: what the process's exit waits at most for a
+    /// collector that does not answer.
+    public var exportTimeout: Duration
 
     /// Creates export settings.
-    public init(endpoint: String, serviceName: String, samplingRatio: Double = 1) {
+    public init(
+        endpoint: String,
+        serviceName: String,
+        samplingRatio: Double = 1,
+        exportTimeout: Duration = .seconds(10)
+    ) {
         self.endpoint = endpoint
         self.serviceName = serviceName
         self.samplingRatio = samplingRatio
+        self.exportTimeout = exportTimeout
     }
 
     /// The tracer, and the service that exports what it records.
@@ -62,6 +71,8 @@ public struct TraceExport: Sendable {
         configuration.traces.otlpExporter.endpoint = base + "/v1/traces"
         // Spans leave within a second of ending, not the five seconds of OpenTelemetry's default.
         configuration.traces.batchSpanProcessor.scheduleDelay = .seconds(1)
+        configuration.traces.batchSpanProcessor.exportTimeout = exportTimeout
+        configuration.traces.otlpExporter.timeout = exportTimeout
         let backend = try OTel.makeTracingBackend(configuration: configuration)
         return Exporter(
             tracer: backend.factory,

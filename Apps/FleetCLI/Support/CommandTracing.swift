@@ -28,7 +28,9 @@ enum CommandTracing {
         }
         let exporter: TraceExport.Exporter
         do {
-            exporter = try TraceExport(endpoint: endpoint, serviceName: "fleet").makeExporter(diagnostics: diagnostics)
+            // A command waits at most a second at its end for a collector that does not answer.
+            exporter = try TraceExport(endpoint: endpoint, serviceName: "fleet", exportTimeout: .seconds(1))
+                .makeExporter(diagnostics: diagnostics)
         } catch {
             context.output.line("warning: cannot export traces to \(endpoint): \(error)", to: .standardError)
             return await body()
