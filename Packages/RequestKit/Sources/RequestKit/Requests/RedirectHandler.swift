@@ -6,8 +6,8 @@ public import HTTPTypes
 /// A transport that follows redirects (such as `AsyncHTTPClientTransport`) calls every handler in
 /// ``ClientRequest/redirectHandlers`` once per redirect, in order, after it has made the request for the new
 /// location and before it sends it. Middleware that changes a request for its URL adds a handler so that the
-/// change is made again for each location: ``CookieMiddleware`` stores the cookies a redirect sets and chooses the
-/// cookies for the next URL.
+/// change is made again for each location: the cookie step (``RequestClient/Configuration/cookieStore``) stores the
+/// cookies a redirect sets and chooses the cookies for the next URL.
 ///
 /// ```swift
 /// struct LogRedirects: RedirectHandler {

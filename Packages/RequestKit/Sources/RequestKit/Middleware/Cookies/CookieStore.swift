@@ -5,8 +5,8 @@ import Synchronization
 /// Cookies kept in memory by the rules of RFC 6265: stored from `Set-Cookie` response fields, sent back in
 /// `Cookie` on the requests they match.
 ///
-/// A client uses no cookies unless you give it a store; set ``RequestClient/Configuration/cookieStore`` (or add a
-/// ``CookieMiddleware`` yourself). One store may be shared by several clients.
+/// A client uses no cookies unless you give it a store; set ``RequestClient/Configuration/cookieStore``. One store may
+/// be shared by several clients.
 ///
 /// ```swift
 /// var configuration = RequestClient.Configuration()
