@@ -309,6 +309,39 @@ if mode == "loopback" || mode == "loopbackraw" || mode == "loopbacktransport" {
     try await server.shutdown()
     exit(0)
 }
+// `… N stepratio` times N GETs in chunks of 10,000, alternating between a client with one pass-through step and one
+// without, in one process, and prints the median ratio of a chunk's time with the step to the time without: a
+// steadier figure for the step's cost than two processes timed apart.
+if mode == "stepratio" {
+    var stepped = RequestClient.Configuration()
+    stepped.middleware = [PassThroughStep()]
+    let environment = try ServiceEnvironment(name: "canned", baseURL: "http://127.0.0.1/")
+    let plain = RequestClient(environment: environment, transport: CannedTransport(cacheable: false))
+    let withStep = RequestClient(
+        environment: environment,
+        transport: CannedTransport(cacheable: false),
+        configuration: stepped
+    )
+    let ratios = try await Task.detached { () -> [Double] in
+        let clock = ContinuousClock()
+        let chunk = 10_000
+        var ratios: [Double] = []
+        for round in 0..<max(1, count / (2 * chunk)) {
+            func time(_ client: RequestClient) async throws -> Duration {
+                try await clock.measure { for _ in 0..<chunk { _ = try await client.get("bytes") } }
+            }
+            // A B then B A, so that neither always runs second.
+            let (first, second) = round.isMultiple(of: 2) ? (plain, withStep) : (withStep, plain)
+            let firstTime = try await time(first)
+            let secondTime = try await time(second)
+            let (plainTime, stepTime) = round.isMultiple(of: 2) ? (firstTime, secondTime) : (secondTime, firstTime)
+            ratios.append(stepTime / plainTime)
+        }
+        return ratios.sorted()
+    }.value
+    print("\(ratios.count) rounds, step ÷ plain, median \(ratios[ratios.count / 2])")
+    exit(0)
+}
 // Off the main actor, so that no request hops between the main thread and the pool.
 let elapsed = try await Task.detached {
     try await ContinuousClock().measure {

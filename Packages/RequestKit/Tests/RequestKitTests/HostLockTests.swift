@@ -78,6 +78,23 @@ struct HostLockTests {
         }
     }
 
+    @Test func aStepThatMovesARequestWithinTheOriginIsSentThere() async throws {
+        var configuration = RequestClient.Configuration()
+        configuration.middleware = [
+            RequestDecorator { request in
+                // A new URL value for the same origin: only its path and query differ.
+                var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)!
+                components.path = "/moved"
+                components.query = "from=step"
+                request.url = components.url!
+            }
+        ]
+        try await withClient(configuration: configuration, handler: TestServer.echo) { client, home in
+            _ = try await client.get("vehicles")
+            #expect(home.receivedRequests.map(\.target) == ["/moved?from=step"])
+        }
+    }
+
     @Test func anEndpointDecoratorBehindAStepThatPointsElsewhereIsRefusedAndNothingIsSent() async throws {
         try await TestServer.withTestServer(handler: TestServer.echo) { foreign in
             let elsewhere = foreign.baseURL.appending(path: "steal")

@@ -290,7 +290,7 @@ struct RetryTests {
         let error = try await #require(throws: RequestKitError.self) { try await client.get("vehicles") }
         #expect(error.status == 503)
         #expect(mock.requests.count == 1)
-        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(ContinuousClock.now - started < .seconds(20), "it waited for the Retry-After of 30 seconds")
     }
 
     @Test func eachAttemptGetsAtMostTheTimeLeftBeforeTheDeadline() async throws {
@@ -344,7 +344,7 @@ struct RetryTests {
         let started = ContinuousClock.now
         task.cancel()
         let result = await task.result
-        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(ContinuousClock.now - started < .seconds(60), "it waited out the backoff of 600 seconds")
         #expect(throws: RequestKitError.self) { try result.get() }
         if case .failure(let error as RequestKitError) = result { #expect(error.code == .cancelled) }
         #expect(mock.requests.count == 1)

@@ -100,7 +100,8 @@ public struct RequestClient: Sendable {
             transport: transport,
             decompression: configuration.decompression,
             observers: configuration.observers,
-            tracer: configuration.tracer
+            tracer: configuration.tracer,
+            environment: environment
         )
         self.counter = RequestCounter()
         var headerFields = configuration.headerFields
@@ -155,6 +156,7 @@ public struct RequestClient: Sendable {
             throw error
         }
         var request = request
+        request.originChecked = true
         if configuration.decompression.isEnabled, request.headerFields[.acceptEncoding] == nil {
             request.headerFields[.acceptEncoding] = ResponseDecompression.acceptEncoding
         }
@@ -162,8 +164,7 @@ public struct RequestClient: Sendable {
         Self.markSensitive(&request.headerFields, configuration.sensitiveHeaderNames)
         return try await chain.send(
             request,
-            from: Self.firstStep(for: request, policy: configuration.duplicatePolicy),
-            within: environment
+            from: Self.firstStep(for: request, policy: configuration.duplicatePolicy)
         )
     }
 
@@ -237,6 +238,8 @@ public struct RequestClient: Sendable {
         )
         request.retryMode = descriptor.retryMode
         request.duplicatePolicy = descriptor.duplicatePolicy
+        // Resolved against the environment: on its origin.
+        request.originChecked = true
         if let status = configuration.reachability?.status, status.isUnreachable {
             throw RequestKitError(
                 .offline,
@@ -332,7 +335,7 @@ public struct RequestClient: Sendable {
         let timeouts = request.timeouts
         let observers = configuration.observers
         if runsPlain(request) {
-            return try await runWithoutObservers(request, innermost: decorators, within: environment, handle: handle)
+            return try await runWithoutObservers(request, innermost: decorators, handle: handle)
         }
         // Request numbers are only needed by observers; skipping them keeps a shared atomic off the hot path of
         // concurrent requests.
@@ -360,8 +363,7 @@ public struct RequestClient: Sendable {
                 let response = try await chain.send(
                     sending,
                     from: first,
-                    innermost: decorators,
-                    within: environment
+                    innermost: decorators
                 )
                 status.withLock { $0 = response.status.code }
                 if !observers.isEmpty, let report = RequestTracing.cacheReport(in: response.headerFields) {
@@ -412,7 +414,6 @@ public struct RequestClient: Sendable {
     private func runWithoutObservers<Value: Sendable>(
         _ request: ClientRequest,
         innermost decorators: [any Middleware],
-        within environment: ServiceEnvironment,
         handle: @escaping @Sendable (ClientResponse) async throws -> Outcome<Value>
     ) async throws(RequestKitError) -> Value {
         let response: ClientResponse
@@ -420,8 +421,7 @@ public struct RequestClient: Sendable {
             response = try await chain.send(
                 request,
                 from: Self.firstStep(for: request, policy: configuration.duplicatePolicy),
-                innermost: decorators,
-                within: environment
+                innermost: decorators
             )
         } catch {
             throw RequestKitError.wrapping(error, operation: request.operation, url: request.url)
@@ -464,8 +464,7 @@ public struct RequestClient: Sendable {
             response = try await chain.send(
                 prepared.request,
                 from: Self.firstStep(for: prepared.request, policy: configuration.duplicatePolicy),
-                innermost: prepared.decorators,
-                within: prepared.environment
+                innermost: prepared.decorators
             )
         } catch {
             throw RequestKitError.wrapping(error, operation: prepared.request.operation, url: prepared.request.url)

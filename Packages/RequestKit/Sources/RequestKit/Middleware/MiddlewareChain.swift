@@ -5,10 +5,11 @@ import Tracing
 /// Runs a request through the configured middleware, outermost first, and finally through the transport.
 ///
 /// One immutable list of steps, fixed when the client is made, each called through the public ``Middleware``
-/// contract with a ``MiddlewareNext`` naming this chain, the position after it and the request's host lock: reading
-/// a step needs no synchronisation and copies no list. The last step before the transport holds the host lock:
-/// whatever a middleware or decorator did to the request, it goes out only to the origin of the environment it was
-/// prepared in. The step after the transport removes the response's content codings.
+/// contract with a ``MiddlewareNext`` naming this chain and the position after it: reading a step needs no
+/// synchronisation and copies no list. Before the transport the chain holds the host lock: a request whose URL a
+/// middleware or decorator set goes out only if the URL is on the origin of the client's current environment (one
+/// whose URL the client resolved and nothing set since needs no check). The step after the transport removes the
+/// response's content codings.
 ///
 /// It is a class so that a step's `next`, which holds the chain, counts one reference. A chain made for a step
 /// called on its own (``MiddlewareNext/init(backgroundWork:_:)``) has no steps and ends in a closure instead.
@@ -17,7 +18,7 @@ final class MiddlewareChain: Sendable {
     /// A closure that answers requests on the caller's executor.
     typealias Send = nonisolated(nonsending) @Sendable (ClientRequest) async throws -> ClientResponse
 
-    private let steps: [any Middleware]
+    @usableFromInline let steps: [any Middleware]
     /// Where a request goes after the last step. Kept as plain fields, not an enum, so that reaching it copies
     /// nothing: the transport, with the replays of a request the server did not process and the removal of content
     /// codings (`observers` are told of every replay), or for a chain that ends in a closure, that closure as the
@@ -30,6 +31,9 @@ final class MiddlewareChain: Sendable {
     private let endsInClosure: Bool
     /// Where steps start work that outlives a request; the client shuts it down.
     let backgroundWork: BackgroundWork
+    /// The client's environments, whose current origin a request a step moved must stay on; `nil` for a chain that
+    /// ends in a closure, which sends nowhere by itself.
+    private let environment: (any EnvironmentProvider)?
 
     init(
         middleware: [any Middleware],
@@ -37,8 +41,10 @@ final class MiddlewareChain: Sendable {
         decompression: ResponseDecompression,
         observers: [any RequestObserver] = [],
         tracer: (any Tracer)? = nil,
+        environment: (any EnvironmentProvider)?,
         backgroundWork: BackgroundWork = BackgroundWork()
     ) {
+        self.environment = environment
         self.steps = middleware
         self.transport = transport
         self.decompression = decompression
@@ -53,6 +59,7 @@ final class MiddlewareChain: Sendable {
         send: @escaping Send,
         backgroundWork: BackgroundWork
     ) {
+        self.environment = nil
         self.steps = []
         self.transport = ClosureTransport(send: send)
         self.decompression = ResponseDecompression.disabled
@@ -64,6 +71,7 @@ final class MiddlewareChain: Sendable {
 
     /// `chain`'s steps followed by `innermost`, with its end and its background work.
     private init(_ chain: MiddlewareChain, appending innermost: [any Middleware]) {
+        self.environment = chain.environment
         self.steps = chain.steps + innermost
         self.transport = chain.transport
         self.decompression = chain.decompression
@@ -74,77 +82,49 @@ final class MiddlewareChain: Sendable {
     }
 
     /// Sends `request` through the client's middleware from step `first` on (the client skips the leading steps
-    /// that have nothing to do for the request), then `innermost` (per-request decorators), then the transport,
-    /// refusing to send to any origin but `environment`'s.
+    /// that have nothing to do for the request), then `innermost` (per-request decorators), then the transport.
     nonisolated(nonsending) func send(
         _ request: ClientRequest,
         from first: Int = 0,
-        innermost: [any Middleware] = [],
-        within environment: ServiceEnvironment
+        innermost: [any Middleware] = []
     ) async throws -> ClientResponse {
-        // Each value copied here that other tasks also hold (the environment, the URL's text, a step) has its
-        // reference count changed on every request, from every core: with requests on two cores at once, those
-        // counts cost more than the rest of the client's work. A request no step would touch goes straight to the
-        // transport: nothing can have moved it off the URL it was prepared with, which every caller checked.
-        if innermost.isEmpty, first >= steps.count {
-            return try await finish(request)
+        guard innermost.isEmpty else {
+            // Per-request decorators make a chain of their own for the request, so that every `next` names one list.
+            return try await MiddlewareChain(self, appending: innermost).send(request, from: first)
         }
-        let lock = HostLock(environment: environment, resolved: request.url.absoluteString)
-        // Per-request decorators make a chain of their own for the request, so that every `next` names one list.
-        let chain = innermost.isEmpty ? self : MiddlewareChain(self, appending: innermost)
-        return try await chain.steps[first].intercept(
-            request,
-            next: MiddlewareNext(chain: chain, index: first + 1, lock: lock)
-        )
+        // The chain itself, not a copy of the reference to it, goes into `next`: a copy would count references.
+        return try await send(request, from: first)
     }
 
-    /// The origin a request must stay on, and the URL it started with: a URL no middleware changed needs no check
-    /// (comparing the text is a pointer comparison while it is the same string).
-    @usableFromInline
-    struct HostLock: Sendable {
-        let environment: ServiceEnvironment
-        let resolved: String
-
-        func admits(_ url: URL) -> Bool {
-            url.absoluteString == resolved || environment.contains(url)
-        }
-
-        /// The error for `request`, which a middleware sent away from the environment's origin.
-        func refusal(of request: ClientRequest) -> RequestKitError {
-            var error = RequestKitError.invalidPath(
-                request.url.absoluteString,
-                reason: "a middleware sent the request away from \(environment.name); nothing was sent"
-            )
-            error.operation = request.operation
-            error.url = request.url
-            return error
-        }
-    }
-
-    /// Sends `request` through the steps from `index` on, then to the end, refusing to send it to any origin
-    /// `lock` does not admit. It is the body of every ``MiddlewareNext``: calling the next step directly, with no
-    /// frame between.
-    @usableFromInline
-    nonisolated(nonsending) func send(
-        _ request: ClientRequest,
-        from index: Int,
-        within lock: HostLock?
-    ) async throws -> ClientResponse {
+    /// Sends `request` through the steps from `index` on, then to the end. It is the body of every
+    /// ``MiddlewareNext``, inlined into the step that calls it: the next step is called directly, with no frame
+    /// between.
+    @inlinable @inline(__always)
+    nonisolated(nonsending) func send(_ request: ClientRequest, from index: Int) async throws -> ClientResponse {
         if index < steps.count {
-            return try await steps[index].intercept(
-                request,
-                next: MiddlewareNext(chain: self, index: index + 1, lock: lock)
-            )
+            return try await steps[index].intercept(request, next: MiddlewareNext(chain: self, index: index + 1))
         }
-        // Read in place: binding the lock would copy it, and count its references once more.
-        if lock?.admits(request.url) == false, let lock {
-            throw lock.refusal(of: request)
-        }
+        if !request.originChecked { try checkOrigin(of: request) }
         return try await finish(request)
     }
 
+    /// Refuses `request`, whose URL a step set, unless the URL is on the origin of the client's current environment.
+    @usableFromInline
+    func checkOrigin(of request: ClientRequest) throws(RequestKitError) {
+        guard let provider = environment else { return }
+        let environment = provider.currentEnvironment
+        guard !environment.contains(request.url) else { return }
+        var error = RequestKitError.invalidPath(
+            request.url.absoluteString,
+            reason: "a middleware sent the request away from \(environment.name); nothing was sent"
+        )
+        error.operation = request.operation
+        error.url = request.url
+        throw error
+    }
+
     /// Hands `request`, past every step, to the chain's end.
-    private nonisolated(nonsending) func finish(_ request: ClientRequest) async throws -> ClientResponse {
+    @usableFromInline nonisolated(nonsending) func finish(_ request: ClientRequest) async throws -> ClientResponse {
         if endsInClosure { return try await transport.send(request) }
         if let tracer { return try await finishTraced(request, tracer: tracer) }
         let response: ClientResponse

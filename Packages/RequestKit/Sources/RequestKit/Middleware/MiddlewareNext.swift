@@ -12,14 +12,12 @@ public struct MiddlewareNext: Sendable {
     @usableFromInline let chain: MiddlewareChain
     /// The position of the step after the one this is handed to.
     @usableFromInline let index: Int
-    /// The origin the request must stay on; `nil` for a chain that ends in a closure.
-    @usableFromInline let lock: MiddlewareChain.HostLock?
 
-    /// The rest of `chain` from step `index` on, within `lock`.
-    init(chain: MiddlewareChain, index: Int, lock: MiddlewareChain.HostLock?) {
+    /// The rest of `chain` from step `index` on.
+    @usableFromInline
+    init(chain: MiddlewareChain, index: Int) {
         self.chain = chain
         self.index = index
-        self.lock = lock
     }
 
     /// A `next` that hands each request to `send`: for calling a step on its own.
@@ -32,16 +30,16 @@ public struct MiddlewareNext: Sendable {
         backgroundWork: BackgroundWork = BackgroundWork(),
         _ send: nonisolated(nonsending) @escaping @Sendable (ClientRequest) async throws -> ClientResponse
     ) {
-        self.init(chain: MiddlewareChain(send: send, backgroundWork: backgroundWork), index: 0, lock: nil)
+        self.init(chain: MiddlewareChain(send: send, backgroundWork: backgroundWork), index: 0)
     }
 
     /// Sends `request` through the rest of the chain and returns the response head, with its body unread.
     ///
     /// It runs on the caller's executor. Errors are those of the steps below and of the transport, mostly
     /// ``RequestKitError`` values.
-    @inlinable
+    @inlinable @inline(__always)
     public nonisolated(nonsending) func callAsFunction(_ request: ClientRequest) async throws -> ClientResponse {
-        try await chain.send(request, from: index, within: lock)
+        try await chain.send(request, from: index)
     }
 
     /// Where a step starts work that outlives the request it is handling, such as the cache's revalidation behind

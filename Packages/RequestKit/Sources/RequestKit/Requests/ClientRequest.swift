@@ -6,7 +6,17 @@ public struct ClientRequest: Sendable {
     /// The HTTP method.
     public var method: HTTPRequest.Method
     /// The absolute URL, resolved against the environment in force when the request was sent.
-    public var url: URL
+    ///
+    /// A client sends a request only to its environment's origin. A URL the client resolved (or checked, for
+    /// ``RequestClient/send(_:)->ClientResponse``) goes out without another look; once anything sets the URL, the
+    /// request is checked again just before the transport, against the environment current then.
+    public var url: URL {
+        @inlinable get { checkedURL }
+        @inlinable set {
+            checkedURL = newValue
+            originChecked = false
+        }
+    }
     /// The header fields.
     public var headerFields: HTTPFields
     /// The body, if any.
@@ -29,6 +39,10 @@ public struct ClientRequest: Sendable {
     public var redirectHandlers: [any RedirectHandler] = []
     /// The request's number for observers (the ``RequestStarted/id``), or 0 when nobody observes it.
     var observationID: UInt64 = 0
+    /// The storage of ``url``.
+    @usableFromInline var checkedURL: URL
+    /// Whether the client found ``url`` on its environment's origin, with nothing setting it since.
+    @usableFromInline var originChecked = false
 
     /// Creates a request.
     public init(
@@ -41,7 +55,7 @@ public struct ClientRequest: Sendable {
         cachePolicy: CachePolicy = .useProtocol
     ) {
         self.method = method
-        self.url = url
+        self.checkedURL = url
         self.headerFields = headerFields
         self.body = body
         self.timeouts = timeouts
