@@ -146,15 +146,10 @@ public struct RequestClient: Sendable {
     /// as in every other call.
     public func send(_ request: ClientRequest) async throws -> ClientResponse {
         let environment = self.environment.currentEnvironment
-        guard environment.contains(request.url) else {
-            var error = RequestKitError.invalidPath(
-                request.url.absoluteString,
-                reason: "the client is locked to \(environment.name) and sends nowhere else"
-            )
-            error.operation = request.operation
-            error.url = request.url
-            throw error
-        }
+        try environment.requireOrigin(
+            of: request,
+            reason: "the client is locked to \(environment.name) and sends nowhere else"
+        )
         var request = request
         request.originChecked = true
         if configuration.decompression.isEnabled, request.headerFields[.acceptEncoding] == nil {

@@ -174,6 +174,16 @@ public struct ServiceEnvironment: Sendable, Hashable, CustomStringConvertible {
         return (url.port ?? (storage.originScheme == "https" ? 443 : 80)) == storage.originPort
     }
 
+    /// Refuses `request` with ``RequestKitError/Code/invalidPath`` (saying `reason`) unless its URL is on this
+    /// environment's origin.
+    func requireOrigin(of request: ClientRequest, reason: @autoclosure () -> String) throws(RequestKitError) {
+        guard !contains(request.url) else { return }
+        var error = RequestKitError.invalidPath(request.url.absoluteString, reason: reason())
+        error.operation = request.operation
+        error.url = request.url
+        throw error
+    }
+
     public var description: String { "\(name) (\(baseURL.absoluteString))" }
 
     public static func == (lhs: ServiceEnvironment, rhs: ServiceEnvironment) -> Bool {

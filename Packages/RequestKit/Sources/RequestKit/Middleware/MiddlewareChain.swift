@@ -113,14 +113,10 @@ final class MiddlewareChain: Sendable {
     func checkOrigin(of request: ClientRequest) throws(RequestKitError) {
         guard let provider = environment else { return }
         let environment = provider.currentEnvironment
-        guard !environment.contains(request.url) else { return }
-        var error = RequestKitError.invalidPath(
-            request.url.absoluteString,
+        try environment.requireOrigin(
+            of: request,
             reason: "a middleware sent the request away from \(environment.name); nothing was sent"
         )
-        error.operation = request.operation
-        error.url = request.url
-        throw error
     }
 
     /// Hands `request`, past every step, to the chain's end.
