@@ -11,9 +11,9 @@ public struct ClientRequest: Sendable {
     /// ``RequestClient/send(_:)->ClientResponse``) goes out without another look; once anything sets the URL, the
     /// request is checked again just before the transport, against the environment current then.
     public var url: URL {
-        @inlinable get { checkedURL }
+        @inlinable get { storedURL }
         @inlinable set {
-            checkedURL = newValue
+            storedURL = newValue
             originChecked = false
         }
     }
@@ -40,7 +40,7 @@ public struct ClientRequest: Sendable {
     /// The request's number for observers (the ``RequestStarted/id``), or 0 when nobody observes it.
     var observationID: UInt64 = 0
     /// The storage of ``url``.
-    @usableFromInline var checkedURL: URL
+    @usableFromInline var storedURL: URL
     /// Whether the client found ``url`` on its environment's origin, with nothing setting it since.
     @usableFromInline var originChecked = false
 
@@ -55,7 +55,7 @@ public struct ClientRequest: Sendable {
         cachePolicy: CachePolicy = .useProtocol
     ) {
         self.method = method
-        self.checkedURL = url
+        self.storedURL = url
         self.headerFields = headerFields
         self.body = body
         self.timeouts = timeouts
